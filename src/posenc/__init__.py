@@ -1,0 +1,10 @@
+"""posenc: the tested core of "Sinusoidal Position Encoding, Derived".
+
+Each function is derived in a chapter of the book before the chapters import it; its
+docstring names that chapter.
+"""
+
+from .sinusoidal import frequencies, layout_permutation, shift_matrix, sinusoidal
+
+__all__ = ["frequencies", "layout_permutation", "shift_matrix", "sinusoidal"]
+__version__ = "0.1.0"

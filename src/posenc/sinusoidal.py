@@ -1,0 +1,116 @@
+"""The Transformer's sinusoidal position encoding and its shift matrices.
+
+Derived in chapter 3 (the complex-number solution) and made concrete in chapter 4
+(the standard formula and its implementation).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import (check_base, check_dimension, check_finite_real, check_layout,
+                        check_positions)
+
+
+def frequencies(d, base=10000.0) -> np.ndarray:
+    r"""Angular frequencies :math:`\theta_i = b^{-2i/d}` for :math:`i = 0, \dots, d/2 - 1`.
+
+    The highest frequency is 1 (wavelength :math:`2\pi`); the lowest is :math:`b^{-(d-2)/d}`,
+    slightly above :math:`1/b`. Derived in chapter 3; the wavelengths are discussed in chapter 4.
+
+    Parameters
+    ----------
+    d : int
+        Model dimension, a positive even integer.
+    base : float
+        The base :math:`b > 1` (10000 in the original Transformer).
+    """
+    d = check_dimension(d)
+    base = check_base(base)
+    return np.power(base, -2.0 * np.arange(d // 2) / d)
+
+
+def layout_permutation(d) -> np.ndarray:
+    """Column order that turns the interleaved layout into the halves layout.
+
+    ``sinusoidal(p, d, layout="halves") == sinusoidal(p, d)[:, layout_permutation(d)]``:
+    the permutation is ``[0, 2, …, d-2, 1, 3, …, d-1]``. Shown in chapter 4; RoPE's
+    ``rotate_every_two`` and ``rotate_half`` conventions differ by the same permutation.
+    """
+    d = check_dimension(d)
+    return np.concatenate([np.arange(0, d, 2), np.arange(1, d, 2)])
+
+
+def sinusoidal(positions, d, base=10000.0, layout="interleaved") -> np.ndarray:
+    r"""Sinusoidal position encodings, one row per position.
+
+    Interleaved layout (the formula of Vaswani et al.), for position :math:`t`:
+
+    .. math:: \mathrm{PE}(t)_{2i} = \sin(t\,\theta_i), \qquad
+              \mathrm{PE}(t)_{2i+1} = \cos(t\,\theta_i), \qquad \theta_i = b^{-2i/d}.
+
+    The halves layout stores all the sines first, then all the cosines, with the same
+    frequencies. Derived in chapter 3, implemented and compared in chapter 4.
+
+    Parameters
+    ----------
+    positions : int or 1-D array of real numbers
+        An int ``n`` means positions ``0 … n-1``; an array gives the positions themselves.
+    d : int
+        Dimension, a positive even integer.
+    base : float
+        The base :math:`b > 1`.
+    layout : {"interleaved", "halves"}
+
+    Returns
+    -------
+    ndarray of shape ``(len(positions), d)``
+    """
+    t = check_positions(positions)
+    theta = frequencies(d, base)
+    layout = check_layout(layout)
+    angles = np.multiply.outer(t, theta)
+    table = np.empty((t.size, d))
+    if layout == "interleaved":
+        table[:, 0::2] = np.sin(angles)
+        table[:, 1::2] = np.cos(angles)
+    else:
+        table[:, : d // 2] = np.sin(angles)
+        table[:, d // 2:] = np.cos(angles)
+    return table
+
+
+def shift_matrix(k, d, base=10000.0, layout="interleaved") -> np.ndarray:
+    r"""The matrix :math:`M_k` with :math:`\mathrm{PE}(t + k) = M_k\,\mathrm{PE}(t)` for every t.
+
+    In the interleaved layout :math:`M_k` is block diagonal; the block acting on the pair
+    :math:`(\sin t\theta_i, \cos t\theta_i)` is
+
+    .. math:: \begin{pmatrix} \cos k\theta_i & \sin k\theta_i \\
+                              -\sin k\theta_i & \cos k\theta_i \end{pmatrix},
+
+    a clockwise rotation by :math:`k\theta_i` (the counter-clockwise form often printed is
+    right only for :math:`(\cos, \sin)` pairs). :math:`M_k` is orthogonal and
+    :math:`M_j M_k = M_{j+k}`. Proved in chapter 4.
+
+    Parameters
+    ----------
+    k : real
+        The shift; any finite real number (negative shifts move backwards).
+    d, base, layout
+        As for :func:`sinusoidal`.
+    """
+    k = check_finite_real(k, "k")
+    theta = frequencies(d, base)
+    layout = check_layout(layout)
+    c, s = np.cos(k * theta), np.sin(k * theta)
+    m = np.zeros((d, d))
+    rows = np.arange(0, d, 2)
+    m[rows, rows] = c
+    m[rows, rows + 1] = s
+    m[rows + 1, rows] = -s
+    m[rows + 1, rows + 1] = c
+    if layout == "halves":
+        perm = layout_permutation(d)
+        m = m[np.ix_(perm, perm)]
+    return m
