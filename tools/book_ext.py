@@ -1,0 +1,134 @@
+"""Sphinx extension for this book's build (loaded through `sphinx.local_extensions`).
+
+1. Library-aware execution cache. MyST-NB's cache keys on a chapter's code cells only, so a
+   change to `src/posenc` or to `requirements.txt` would leave chapters showing results of the
+   old code. We fingerprint both; when the fingerprint changes, the cached results of every
+   chapter that imports posenc (all chapters, if the requirements changed) are dropped and those
+   chapters are marked outdated, so they re-execute.
+2. Offline pages. MathJax 3 is copied from the `django-static-mathjax` package into
+   `<html>/mathjax/` (outside `_static/`, which every page would otherwise carry), where
+   `mathjax_path` points; sphinx-thebe's scripts (and their unpkg.com URL) are removed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import re
+import shutil
+from pathlib import Path
+
+from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
+from sphinx.util import logging
+
+LOGGER = logging.getLogger(__name__)
+ROOT = Path(__file__).resolve().parent.parent
+LIBRARY = ROOT / "src" / "posenc"
+REQUIREMENTS = ROOT / "requirements.txt"
+FINGERPRINT_FILE = "posenc-fingerprint.txt"
+USES_POSENC = re.compile(r"^\s*(from|import)\s+posenc\b", re.MULTILINE)
+THEBE_CONFIG = re.compile(r'<script type="text/x-thebe-config">.*?</script>', re.DOTALL)
+
+
+def _digest(paths: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        digest.update(str(path.relative_to(ROOT)).encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def fingerprints() -> dict[str, str]:
+    """SHA-256 of the library's Python sources and of the pinned requirements."""
+    return {
+        "library": _digest([p for p in LIBRARY.rglob("*.py") if "__pycache__" not in p.parts]),
+        "requirements": _digest([REQUIREMENTS]) if REQUIREMENTS.exists() else "",
+    }
+
+
+def _read_fingerprints(path: Path) -> dict[str, str]:
+    if not path.exists():
+        return {}
+    pairs = (line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
+    return {key.strip(): value.strip() for key, value in pairs}
+
+
+def invalidate_stale_results(app: Sphinx, env, added, changed, removed) -> list[str]:
+    """`env-get-outdated` handler: drop cached results computed with another library."""
+    cache_dir = Path(env.mystnb_config.execution_cache_path)
+    stamp = cache_dir / FINGERPRINT_FILE
+    old, new = _read_fingerprints(stamp), fingerprints()
+    if old == new:
+        return []
+    everything = old.get("requirements") != new["requirements"]
+    stale = []
+    for docname in env.found_docs:
+        source = Path(env.doc2path(docname))
+        if source.suffix in {".md", ".ipynb"} and (
+                everything or USES_POSENC.search(source.read_text(encoding="utf-8"))):
+            stale.append(docname)
+    if (cache_dir / "global.db").exists():
+        from jupyter_cache import get_cache
+
+        cache = get_cache(str(cache_dir))
+        stale_paths = {Path(env.doc2path(doc)).resolve() for doc in stale}
+        for record in cache.list_cache_records():
+            if record.uri and Path(record.uri).resolve() in stale_paths:
+                cache.remove_cache(record.pk)
+    if old:
+        LOGGER.info("posenc or requirements changed: re-executing %d chapter(s)", len(stale))
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    stamp.write_text("".join(f"{key}={value}\n" for key, value in new.items()))
+    return stale
+
+
+def mathjax_source() -> Path:
+    spec = importlib.util.find_spec("mathjax")
+    if spec is None or not spec.submodule_search_locations:
+        raise ExtensionError("MathJax not found: install the pinned requirements "
+                             "(package django-static-mathjax) with `make book`")
+    source = Path(list(spec.submodule_search_locations)[0]) / "static" / "mathjax" / "es5"
+    if not (source / "tex-mml-chtml.js").exists():
+        raise ExtensionError(f"MathJax package found but {source}/tex-mml-chtml.js is missing")
+    return source
+
+
+def copy_mathjax(app: Sphinx, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    target = Path(app.outdir) / "mathjax"
+    source = mathjax_source()
+    marker = target / ".copied-from"
+    if marker.exists() and marker.read_text() == str(source):
+        return
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(source, target)
+    marker.write_text(str(source))
+
+
+def drop_thebe(app: Sphinx, pagename, templatename, context, doctree) -> None:
+    """Remove sphinx-thebe's scripts (Jupyter Book always loads the extension).
+
+    This book runs no kernel service; thebe would put an unpkg.com URL into every page and, as
+    Jupyter Book registers it twice, a script that redeclares a constant (a console error).
+    """
+    def is_thebe(asset) -> bool:
+        filename = getattr(asset, "filename", asset) or ""
+        body = getattr(asset, "attributes", {}).get("body", "") if hasattr(asset, "attributes") else ""
+        return "thebe" in str(filename) or "THEBE" in body
+
+    for key in ("script_files", "css_files"):
+        if key in context:
+            context[key] = [asset for asset in context[key] if not is_thebe(asset)]
+    if "body" in context:
+        context["body"] = THEBE_CONFIG.sub("", context["body"])
+
+
+def setup(app: Sphinx):
+    app.connect("env-get-outdated", invalidate_stale_results)
+    app.connect("build-finished", copy_mathjax)
+    app.connect("html-page-context", drop_thebe)
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}
