@@ -1,0 +1,103 @@
+"""Shared paths and helpers for the test-suite."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+HTML = ROOT / "_build" / "html"
+JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"
+STRICT_FLAGS = ["--builder", "html", "-W", "-n", "--keep-going"]
+
+
+def toc_files() -> list[Path]:
+    """Every page the table of contents names, in order (as source paths)."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+    for part in toc.get("parts", []):
+        files += [chapter["file"] for chapter in part.get("chapters", [])]
+    paths = []
+    for name in files:
+        candidates = [ROOT / f"{name}{suffix}" for suffix in (".md", ".ipynb")]
+        paths.append(next(path for path in candidates if path.exists()))
+    return paths
+
+
+def is_notebook(path: Path) -> bool:
+    """A MyST Markdown notebook carries a jupytext header with a kernelspec."""
+    head = path.read_text(encoding="utf-8")[:600]
+    return head.startswith("---") and "kernelspec:" in head
+
+
+def build_book(source: Path, *, expect_ok: bool | None = None) -> subprocess.CompletedProcess:
+    """Run the strict Jupyter Book build on ``source`` exactly as `make book` does."""
+    result = subprocess.run([str(JUPYTER_BOOK), "build", str(source), *STRICT_FLAGS],
+                            capture_output=True, text=True, timeout=900)
+    if expect_ok is not None and (result.returncode == 0) != expect_ok:
+        raise AssertionError(f"build of {source} exited {result.returncode}, expected "
+                             f"{'success' if expect_ok else 'failure'}\n{result.stdout[-4000:]}\n"
+                             f"{result.stderr[-4000:]}")
+    return result
+
+
+def make_small_book(tmp: Path, pages: dict[str, str], with_library: bool = False) -> Path:
+    """A throw-away book with this project's _config.yml and build extension and ``pages``
+    (name -> MyST source); the first page is the root. Returns its folder."""
+    (tmp / "book").mkdir(parents=True)
+    shutil.copy(ROOT / "_config.yml", tmp / "_config.yml")
+    shutil.copytree(ROOT / "tools", tmp / "tools", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "requirements.txt", tmp / "requirements.txt")
+    (tmp / "book" / "references.bib").write_text((ROOT / "book" / "references.bib").read_text())
+    if with_library:
+        shutil.copytree(ROOT / "src", tmp / "src", ignore=shutil.ignore_patterns("__pycache__"))
+    names = list(pages)
+    for name, text in pages.items():
+        (tmp / "book" / f"{name}.md").write_text(text)
+    toc = {"format": "jb-book", "root": f"book/{names[0]}"}
+    if names[1:]:
+        toc["chapters"] = [{"file": f"book/{name}"} for name in names[1:]]
+    (tmp / "_toc.yml").write_text(yaml.safe_dump(toc))
+    return tmp
+
+
+NOTEBOOK_HEADER = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+    format_version: 0.13
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+"""
+
+
+@pytest.fixture(scope="session")
+def built_site() -> Path:
+    """The site `make book` built. `make test` builds it first; a bare pytest run needs it too."""
+    if not (HTML / "index.html").exists():
+        pytest.fail("no built site in _build/html: run `make test` (it builds the book first)")
+    return HTML
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() not in {"", "0", "false"}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Under CI a skipped test is a failed test: every check must really run there."""
+    outcome = yield
+    report = outcome.get_result()
+    if in_ci() and report.skipped:
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI, which must run every test: {report.longrepr}"

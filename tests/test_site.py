@@ -1,0 +1,122 @@
+"""Checks of the built HTML in _build/html (built by `make book`, which `make test` runs first)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from bs4 import BeautifulSoup
+
+from conftest import HTML, toc_files
+
+pytestmark = pytest.mark.site
+
+WARNING_TEXT = re.compile(r"\b\w*Warning\b:|Traceback \(most recent call last\)")
+# Elements whose URL the browser fetches when the page loads.
+FETCHED = {"script": "src", "img": "src", "source": "src", "iframe": "src", "video": "src",
+           "audio": "src", "embed": "src", "object": "data"}
+
+
+def pages(site: Path) -> list[Path]:
+    # _static holds the theme's HTML templates, not pages
+    return sorted(path for path in site.rglob("*.html")
+                  if not {"mathjax", "_static"} & set(path.relative_to(site).parts))
+
+
+@pytest.fixture(scope="module")
+def soups(built_site):
+    return {path: BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+            for path in pages(built_site)}
+
+
+def is_external(url: str) -> bool:
+    return urlsplit(url).scheme in {"http", "https"} or url.startswith("//")
+
+
+def test_every_toc_page_was_built(built_site):
+    for source in toc_files():
+        page = built_site / source.relative_to(HTML.parents[1]).with_suffix(".html")
+        assert page.exists(), f"{source.name} has no page in the site"
+
+
+def test_nothing_loads_from_outside_the_site(soups):
+    offenders = []
+    for path, soup in soups.items():
+        for tag, attribute in FETCHED.items():
+            offenders += [(path.name, tag, el[attribute]) for el in soup.find_all(tag)
+                          if el.get(attribute) and is_external(el[attribute])]
+        offenders += [(path.name, "link", el["href"]) for el in soup.find_all("link")
+                      if el.get("href") and is_external(el["href"])
+                      and set(el.get("rel", [])) & {"stylesheet", "preload", "icon", "modulepreload",
+                                                    "prefetch", "manifest"}]
+        offenders += [(path.name, "style", url) for el in soup.find_all(style=True)
+                      for url in re.findall(r"url\(['\"]?(https?:[^)'\"]+)", el["style"])]
+    assert not offenders, f"pages load external resources: {offenders[:10]}"
+
+
+def test_stylesheets_and_scripts_fetch_nothing_from_outside(built_site):
+    offenders = []
+    for path in (built_site / "_static").rglob("*"):
+        if path.suffix == ".css":
+            offenders += [(path.name, url) for url in
+                          re.findall(r"(?:url\(|@import\s+)['\"]?(https?://[^)'\"\s]+)", path.read_text(errors="replace"))]
+    assert not offenders, f"stylesheets reference external resources: {offenders[:10]}"
+
+
+def test_mathjax_is_served_by_the_site(soups, built_site):
+    scripts = [(path, el["src"]) for path, soup in soups.items()
+               for el in soup.find_all("script", src=True) if "mathjax" in el["src"].lower()]
+    assert scripts, "no page loads MathJax"
+    for path, src in scripts:
+        target = (path.parent / unquote(urlsplit(src).path)).resolve()
+        assert target.is_file(), f"{path.name}: MathJax script {src} does not exist"
+        assert (built_site / "mathjax") in target.parents and "_static" not in target.parts
+
+
+def test_internal_links_and_anchors_resolve(soups, built_site):
+    ids = {path: {el["id"] for el in soup.find_all(id=True)} for path, soup in soups.items()}
+    broken = []
+    for path, soup in soups.items():
+        for anchor in soup.find_all("a", href=True):
+            href = anchor["href"]
+            parts = urlsplit(href)
+            if parts.scheme or href.startswith(("//", "mailto:", "javascript:")):
+                continue
+            target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.exists():
+                broken.append((path.name, href))
+            elif parts.fragment and target.suffix == ".html" and target in ids \
+                    and unquote(parts.fragment) not in ids[target]:
+                broken.append((path.name, href))
+    assert not broken, f"broken internal links: {broken[:20]}"
+
+
+def test_no_unresolved_references(soups):
+    problems = [(path.name, el.get_text()[:80]) for path, soup in soups.items()
+                for el in soup.select(".problematic, .system-message")]
+    assert not problems, problems
+
+
+def test_no_python_warnings_or_tracebacks_in_outputs(soups):
+    found = [(path.name, match.group(0)) for path, soup in soups.items()
+             for output in soup.select(".cell_output, .output")
+             for match in [WARNING_TEXT.search(output.get_text())] if match]
+    assert not found, f"cell outputs contain warning or traceback text: {found}"
+
+
+def test_every_image_has_alt_text(soups):
+    missing = [(path.name, img.get("src")) for path, soup in soups.items()
+               for img in soup.select("main img, article img") if not img.get("alt", "").strip()]
+    assert not missing, f"images without alt text: {missing}"
+
+
+def test_every_figure_has_a_numbered_caption(soups):
+    bad = [(path.name, fig.get("id")) for path, soup in soups.items()
+           for fig in soup.select("figure")
+           if not fig.select_one("figcaption .caption-number")
+           or not fig.select_one("figcaption").get_text(strip=True)]
+    assert not bad, f"figures without a numbered caption: {bad}"
