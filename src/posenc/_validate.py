@@ -14,6 +14,15 @@ import numpy as np
 LAYOUTS = ("interleaved", "halves")
 
 
+def _to_float(value, name: str) -> float:
+    try:
+        return float(value)
+    except OverflowError:
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise ValueError(f"{name} must be a finite real number, got {shown}, "
+                         f"which overflows a float") from None
+
+
 def check_dimension(d) -> int:
     """Return ``d`` as an int if it is a positive even integer."""
     if isinstance(d, bool) or not isinstance(d, numbers.Integral):
@@ -28,7 +37,7 @@ def check_base(base) -> float:
     """Return ``base`` as a float if it is a finite real number greater than 1."""
     if isinstance(base, bool) or not isinstance(base, numbers.Real):
         raise ValueError(f"base must be a finite real number > 1, got {base!r}")
-    base = float(base)
+    base = _to_float(base, "base")
     if not math.isfinite(base) or base <= 1.0:
         raise ValueError(f"base must be a finite real number > 1, got {base}")
     return base
@@ -44,7 +53,7 @@ def check_finite_real(value, name: str) -> float:
     """A single finite real number (an int, float or NumPy scalar; not a bool)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a finite real number, got {value!r}")
-    value = float(value)
+    value = _to_float(value, name)
     if not math.isfinite(value):
         raise ValueError(f"{name} must be a finite real number, got {value}")
     return value
@@ -68,6 +77,11 @@ def check_positions(positions) -> np.ndarray:
             raise ValueError(f"positions given as a count must be non-negative, got {positions}")
         return np.arange(int(positions), dtype=np.float64)
     array = np.asarray(positions)
+    if array.dtype == object:  # e.g. integers too large for int64
+        try:
+            array = array.astype(np.float64)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError("positions must hold finite real numbers") from None
     if array.ndim != 1:
         raise ValueError(f"positions must be a 1-D array, got an array of shape {array.shape}")
     if array.dtype == bool or not (np.issubdtype(array.dtype, np.integer)

@@ -1,0 +1,449 @@
+"""Tests for posenc.sinusoidal: frequencies, the encoding table, shift matrices, layouts.
+
+Unit tests pin concrete values; property tests (hypothesis) check the identities the book proves:
+the Gram matrix depends only on the distance, every row has the same norm, a shift is an
+orthogonal matrix and shifts compose.
+
+Tolerances. Positions and shifts here are at most 1e4 in magnitude. An angle t*theta is then
+computed with an absolute rounding error of about ulp(1e4) ~ 2e-12, so sines and cosines are off by
+a few 1e-12, and a sum over at most d/2 = 32 products by about 1e-10. ATOL = 1e-9 leaves a margin
+of ten over that, yet a wrong sign, frequency or layout produces errors of order 1.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import posenc
+from posenc import frequencies, layout_permutation, shift_matrix, sinusoidal
+
+ATOL = 1e-9
+LAYOUTS = ("interleaved", "halves")
+MAX_POSITION = 10_000
+
+# Bounded sizes keep the whole file to a few seconds.
+PROPERTY = settings(max_examples=100, deadline=None)
+
+dims = st.integers(min_value=1, max_value=32).map(lambda half: 2 * half)
+bases = st.one_of(st.sampled_from([10000.0, 100.0, 2.0]),
+                  st.floats(min_value=1.01, max_value=1e6, allow_nan=False, allow_infinity=False))
+layouts = st.sampled_from(LAYOUTS)
+int_positions = st.lists(st.integers(min_value=-MAX_POSITION, max_value=MAX_POSITION),
+                         min_size=1, max_size=12)
+real_positions = st.lists(st.floats(min_value=-MAX_POSITION, max_value=MAX_POSITION,
+                                    allow_nan=False, allow_infinity=False),
+                          min_size=1, max_size=12)
+shifts = st.floats(min_value=-MAX_POSITION, max_value=MAX_POSITION,
+                   allow_nan=False, allow_infinity=False)
+int_shifts = st.integers(min_value=-MAX_POSITION, max_value=MAX_POSITION)
+
+
+def reference_table(positions, d, base, layout="interleaved"):
+    """The formula written out with two plain loops, independent of the library."""
+    table = np.zeros((len(positions), d))
+    for row, t in enumerate(positions):
+        for i in range(d // 2):
+            theta = base ** (-2.0 * i / d)
+            if layout == "interleaved":
+                table[row, 2 * i] = math.sin(t * theta)
+                table[row, 2 * i + 1] = math.cos(t * theta)
+            else:
+                table[row, i] = math.sin(t * theta)
+                table[row, d // 2 + i] = math.cos(t * theta)
+    return table
+
+
+def rotation_block(angle):
+    """The block acting on a (sin, cos) pair: PE(t+k) = block @ PE(t)."""
+    return np.array([[math.cos(angle), math.sin(angle)],
+                     [-math.sin(angle), math.cos(angle)]])
+
+
+# --------------------------------------------------------------------------- public names
+
+
+def test_public_names_exported():
+    for name in ("frequencies", "sinusoidal", "shift_matrix", "layout_permutation"):
+        assert name in posenc.__all__
+        assert callable(getattr(posenc, name))
+
+
+# --------------------------------------------------------------------------- frequencies
+
+
+@pytest.mark.parametrize("d, base", [(2, 10000.0), (4, 100.0), (8, 10000.0), (512, 10000.0),
+                                     (64, 500000.0), (6, 1.5)])
+def test_frequencies_endpoints_and_length(d, base):
+    theta = frequencies(d, base)
+    assert theta.shape == (d // 2,)
+    assert theta.dtype == np.float64
+    assert theta[0] == 1.0
+    np.testing.assert_allclose(theta[-1], base ** (-(d - 2) / d), rtol=1e-13)
+    np.testing.assert_allclose(theta, base ** (-2.0 * np.arange(d // 2) / d), rtol=1e-13)
+
+
+def test_frequencies_default_base_is_10000():
+    np.testing.assert_array_equal(frequencies(8), frequencies(8, 10000.0))
+    np.testing.assert_allclose(frequencies(8), [1.0, 0.1, 0.01, 0.001], rtol=1e-13)
+
+
+@PROPERTY
+@given(d=dims, base=bases)
+def test_frequencies_strictly_decreasing_in_range(d, base):
+    theta = frequencies(d, base)
+    assert theta.shape == (d // 2,)
+    assert theta[0] == 1.0
+    assert np.all(np.diff(theta) < 0)
+    assert np.all(theta > 1.0 / base)  # lowest is base^(-(d-2)/d), above 1/base
+    assert np.all(theta <= 1.0)
+
+
+# --------------------------------------------------------------------------- sinusoidal
+
+
+def test_seed_example():
+    expected = np.array([
+        [0.0, 1.0, 0.0, 1.0],
+        [0.84147098, 0.54030231, 0.09983342, 0.99500417],
+        [0.90929743, -0.41614684, 0.19866933, 0.98006658],
+        [0.14112001, -0.9899925, 0.29552021, 0.95533649],
+    ])
+    table = sinusoidal(4, 4, base=100)
+    assert table.shape == (4, 4)
+    assert table.dtype == np.float64
+    np.testing.assert_allclose(table, expected, rtol=0, atol=1e-8)
+
+
+def test_seed_example_halves():
+    table = sinusoidal(4, 4, base=100, layout="halves")
+    np.testing.assert_allclose(table[:, :2], np.sin(np.outer(np.arange(4), [1.0, 0.1])),
+                               rtol=0, atol=1e-15)
+    np.testing.assert_allclose(table[:, 2:], np.cos(np.outer(np.arange(4), [1.0, 0.1])),
+                               rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("positions, d, base", [
+    (7, 2, 10000.0),
+    (10, 6, 100.0),
+    (50, 16, 10000.0),
+    ([0, 3, 1000, 4095, -12], 32, 10000.0),
+    (5, 128, 500000.0),
+])
+def test_matches_double_loop_reference(positions, d, base, layout):
+    pos_list = list(range(positions)) if isinstance(positions, int) else positions
+    expected = reference_table(pos_list, d, base, layout)
+    table = sinusoidal(positions, d, base=base, layout=layout)
+    assert table.shape == (len(pos_list), d)
+    np.testing.assert_allclose(table, expected, rtol=0, atol=1e-12)
+
+
+def test_defaults_are_base_10000_interleaved():
+    np.testing.assert_array_equal(sinusoidal(20, 8), sinusoidal(20, 8, 10000.0, "interleaved"))
+
+
+def test_count_means_positions_zero_to_n_minus_one():
+    np.testing.assert_array_equal(sinusoidal(6, 8), sinusoidal(np.arange(6), 8))
+    np.testing.assert_array_equal(sinusoidal(np.int64(6), 8), sinusoidal([0, 1, 2, 3, 4, 5], 8))
+
+
+def test_count_zero_and_empty_array_give_empty_table():
+    assert sinusoidal(0, 8).shape == (0, 8)
+    assert sinusoidal(np.array([], dtype=float), 8).shape == (0, 8)
+
+
+def test_position_zero_row():
+    row = sinusoidal(1, 10)[0]
+    np.testing.assert_array_equal(row[0::2], 0.0)
+    np.testing.assert_array_equal(row[1::2], 1.0)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_fractional_positions(layout):
+    positions = [0.5, 2.25, -1.75, 1234.125]
+    table = sinusoidal(positions, 8, base=100.0, layout=layout)
+    np.testing.assert_allclose(table, reference_table(positions, 8, 100.0, layout),
+                               rtol=0, atol=1e-12)
+    # the first column pair is sin t, cos t (theta_0 = 1)
+    np.testing.assert_allclose(sinusoidal([0.5, 2.25], 4)[:, :2],
+                               [[math.sin(0.5), math.cos(0.5)], [math.sin(2.25), math.cos(2.25)]],
+                               rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+def test_position_array_dtypes_accepted(dtype):
+    positions = np.array([0, 1, 5, 9], dtype=dtype)
+    np.testing.assert_allclose(sinusoidal(positions, 6), reference_table([0, 1, 5, 9], 6, 1e4),
+                               rtol=0, atol=1e-12)
+
+
+def test_does_not_modify_input():
+    positions = np.array([3.0, 1.0, 2.0])
+    sinusoidal(positions, 4)
+    np.testing.assert_array_equal(positions, [3.0, 1.0, 2.0])
+
+
+@PROPERTY
+@given(positions=real_positions, d=dims, base=bases, layout=layouts)
+def test_property_matches_reference(positions, d, base, layout):
+    np.testing.assert_allclose(sinusoidal(positions, d, base, layout),
+                               reference_table(positions, d, base, layout), rtol=0, atol=ATOL)
+
+
+@PROPERTY
+@given(positions=real_positions, d=dims, base=bases, layout=layouts)
+def test_property_row_norm_is_sqrt_half_d(positions, d, base, layout):
+    norms = np.linalg.norm(sinusoidal(positions, d, base, layout), axis=1)
+    np.testing.assert_allclose(norms, math.sqrt(d / 2), rtol=0, atol=ATOL)
+
+
+@PROPERTY
+@given(start=st.integers(-MAX_POSITION, MAX_POSITION - 20), n=st.integers(2, 16), d=dims,
+       base=bases, layout=layouts)
+def test_property_gram_matrix_is_toeplitz(start, n, d, base, layout):
+    table = sinusoidal(np.arange(start, start + n), d, base, layout)
+    gram = table @ table.T
+    np.testing.assert_allclose(gram[:-1, :-1], gram[1:, 1:], rtol=0, atol=ATOL)
+    # and the entries are sum_i cos((m - n) theta_i)
+    lags = np.subtract.outer(np.arange(n), np.arange(n))
+    expected = np.cos(np.multiply.outer(lags, frequencies(d, base))).sum(axis=-1)
+    np.testing.assert_allclose(gram, expected, rtol=0, atol=ATOL)
+
+
+@PROPERTY
+@given(positions=st.lists(st.integers(-MAX_POSITION // 2, MAX_POSITION // 2), min_size=2,
+                          max_size=10),
+       offset=st.integers(-MAX_POSITION // 2, MAX_POSITION // 2), d=dims, base=bases,
+       layout=layouts)
+def test_property_gram_matrix_depends_on_difference_only(positions, offset, d, base, layout):
+    p = np.array(positions)
+    a = sinusoidal(p, d, base, layout)
+    b = sinusoidal(p + offset, d, base, layout)
+    np.testing.assert_allclose(a @ a.T, b @ b.T, rtol=0, atol=ATOL)
+
+
+@PROPERTY
+@given(positions=real_positions, d=dims, base=bases)
+def test_property_gram_equal_across_layouts(positions, d, base):
+    inter = sinusoidal(positions, d, base, "interleaved")
+    halves = sinusoidal(positions, d, base, "halves")
+    # a column permutation leaves inner products exactly unchanged up to summation order
+    np.testing.assert_allclose(inter @ inter.T, halves @ halves.T, rtol=0, atol=ATOL)
+
+
+# --------------------------------------------------------------------------- layouts
+
+
+def test_layout_permutation_values():
+    np.testing.assert_array_equal(layout_permutation(2), [0, 1])
+    np.testing.assert_array_equal(layout_permutation(8), [0, 2, 4, 6, 1, 3, 5, 7])
+
+
+@PROPERTY
+@given(d=dims)
+def test_property_layout_permutation_is_a_permutation(d):
+    perm = layout_permutation(d)
+    assert perm.shape == (d,)
+    assert np.issubdtype(perm.dtype, np.integer)
+    np.testing.assert_array_equal(np.sort(perm), np.arange(d))
+
+
+@PROPERTY
+@given(positions=real_positions, d=dims, base=bases)
+def test_property_halves_is_permuted_interleaved(positions, d, base):
+    inter = sinusoidal(positions, d, base, "interleaved")
+    halves = sinusoidal(positions, d, base, "halves")
+    # the same numbers, only moved: exact equality
+    np.testing.assert_array_equal(halves, inter[:, layout_permutation(d)])
+
+
+@PROPERTY
+@given(k=shifts, d=dims, base=bases)
+def test_property_permutation_conjugates_shift_matrices(k, d, base):
+    perm = np.eye(d)[layout_permutation(d)]  # P with (P x) = x[perm]
+    m_inter = shift_matrix(k, d, base, "interleaved")
+    m_halves = shift_matrix(k, d, base, "halves")
+    np.testing.assert_allclose(m_halves, perm @ m_inter @ perm.T, rtol=0, atol=1e-15)
+
+
+# --------------------------------------------------------------------------- shift matrices
+
+
+@pytest.mark.parametrize("k", [1, 3, -2, 0.5, 1000])
+def test_shift_block_sign(k):
+    """The block acting on (sin, cos) is [[cos, sin], [-sin, cos]]; the common slip flips it."""
+    m = shift_matrix(k, 2, base=10000.0)
+    np.testing.assert_allclose(m, rotation_block(k), rtol=0, atol=1e-15)
+    assert m[0, 1] == pytest.approx(math.sin(k))  # the sign that is easy to get wrong
+    assert m[1, 0] == pytest.approx(-math.sin(k))
+
+
+@pytest.mark.parametrize("k", [1, 7, -3.5])
+def test_shift_matrix_block_diagonal_interleaved(k):
+    d, base = 8, 100.0
+    m = shift_matrix(k, d, base)
+    expected = np.zeros((d, d))
+    for i, theta in enumerate(frequencies(d, base)):
+        expected[2 * i:2 * i + 2, 2 * i:2 * i + 2] = rotation_block(k * theta)
+    np.testing.assert_allclose(m, expected, rtol=0, atol=1e-15)
+
+
+def test_shift_matrix_halves_explicit():
+    k, d, base = 2.0, 4, 100.0
+    c = np.cos(k * frequencies(d, base))
+    s = np.sin(k * frequencies(d, base))
+    expected = np.array([[c[0], 0, s[0], 0],
+                         [0, c[1], 0, s[1]],
+                         [-s[0], 0, c[0], 0],
+                         [0, -s[1], 0, c[1]]])
+    np.testing.assert_allclose(shift_matrix(k, d, base, "halves"), expected, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_shift_zero_is_identity(layout):
+    np.testing.assert_array_equal(shift_matrix(0, 6, layout=layout), np.eye(6))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_shift_matches_next_position(layout):
+    """PE(t + 1) = M_1 PE(t) on the seed example."""
+    table = sinusoidal(4, 4, base=100, layout=layout)
+    m1 = shift_matrix(1, 4, base=100, layout=layout)
+    np.testing.assert_allclose(table[1:], table[:-1] @ m1.T, rtol=0, atol=1e-14)
+
+
+@PROPERTY
+@given(k=shifts, d=dims, base=bases, layout=layouts)
+def test_property_shift_matrix_orthogonal(k, d, base, layout):
+    m = shift_matrix(k, d, base, layout)
+    assert m.shape == (d, d)
+    np.testing.assert_allclose(m @ m.T, np.eye(d), rtol=0, atol=ATOL)
+    np.testing.assert_allclose(m.T @ m, np.eye(d), rtol=0, atol=ATOL)
+
+
+@PROPERTY
+@given(j=shifts, k=shifts, d=dims, base=bases, layout=layouts)
+def test_property_shifts_compose(j, k, d, base, layout):
+    np.testing.assert_allclose(shift_matrix(j, d, base, layout) @ shift_matrix(k, d, base, layout),
+                               shift_matrix(j + k, d, base, layout), rtol=0, atol=ATOL)
+
+
+@PROPERTY
+@given(k=shifts, d=dims, base=bases, layout=layouts)
+def test_property_negative_shift_inverts(k, d, base, layout):
+    m = shift_matrix(k, d, base, layout)
+    m_back = shift_matrix(-k, d, base, layout)
+    np.testing.assert_allclose(m_back @ m, np.eye(d), rtol=0, atol=ATOL)
+    np.testing.assert_allclose(m_back, m.T, rtol=0, atol=ATOL)
+
+
+@PROPERTY
+@given(positions=real_positions, k=shifts, d=dims, base=bases, layout=layouts)
+def test_property_shift_moves_encoding(positions, k, d, base, layout):
+    """sinusoidal(t + k) == sinusoidal(t) @ M_k^T, i.e. PE(t + k) = M_k PE(t) for every row."""
+    t = np.array(positions)
+    shifted = sinusoidal(t + k, d, base, layout)
+    moved = sinusoidal(t, d, base, layout) @ shift_matrix(k, d, base, layout).T
+    np.testing.assert_allclose(shifted, moved, rtol=0, atol=ATOL)
+
+
+@PROPERTY
+@given(positions=int_positions, k=int_shifts, d=dims, base=bases, layout=layouts)
+def test_property_shift_moves_encoding_integer(positions, k, d, base, layout):
+    t = np.array(positions)
+    shifted = sinusoidal(t + k, d, base, layout)
+    moved = sinusoidal(t, d, base, layout) @ shift_matrix(k, d, base, layout).T
+    np.testing.assert_allclose(shifted, moved, rtol=0, atol=ATOL)
+
+
+# --------------------------------------------------------------------------- input validation
+
+BAD_D = [3, 7, 0, -2, -4, 4.0, True, False, "4", None, np.float64(4.0), 4 + 0j]
+BAD_BASE = [1, 1.0, 0.5, 0, -3, math.inf, -math.inf, math.nan, True, "100", None, 100 + 0j]
+BAD_LAYOUT = ["foo", "Interleaved", "", None, 0]
+BAD_POSITIONS = [
+    3.5,
+    np.float64(3.0),
+    -1,
+    True,
+    np.array([[0.0, 1.0], [2.0, 3.0]]),
+    [[0, 1]],
+    np.array(3.0),
+    [0.0, math.nan],
+    [0.0, math.inf],
+    [-math.inf],
+    np.array([1 + 2j, 3 + 0j]),
+    [1 + 0j],
+    np.array([True, False]),
+    [True, False],
+    "abc",
+    ["a", "b"],
+]
+BAD_K = [math.nan, math.inf, -math.inf, "1", None, True, 1 + 0j, [1.0]]
+
+
+@pytest.mark.parametrize("d", BAD_D, ids=repr)
+def test_bad_d_raises(d):
+    with pytest.raises(ValueError, match=r"\bd\b"):
+        frequencies(d)
+    with pytest.raises(ValueError, match=r"\bd\b"):
+        sinusoidal(3, d)
+    with pytest.raises(ValueError, match=r"\bd\b"):
+        shift_matrix(1, d)
+    with pytest.raises(ValueError, match=r"\bd\b"):
+        layout_permutation(d)
+
+
+@pytest.mark.parametrize("base", BAD_BASE, ids=repr)
+def test_bad_base_raises(base):
+    with pytest.raises(ValueError, match="base"):
+        frequencies(4, base)
+    with pytest.raises(ValueError, match="base"):
+        sinusoidal(3, 4, base=base)
+    with pytest.raises(ValueError, match="base"):
+        shift_matrix(1, 4, base=base)
+
+
+@pytest.mark.parametrize("layout", BAD_LAYOUT, ids=repr)
+def test_bad_layout_raises(layout):
+    with pytest.raises(ValueError, match="layout"):
+        sinusoidal(3, 4, layout=layout)
+    with pytest.raises(ValueError, match="layout"):
+        shift_matrix(1, 4, layout=layout)
+
+
+@pytest.mark.parametrize("positions", BAD_POSITIONS, ids=repr)
+def test_bad_positions_raise(positions):
+    with pytest.raises(ValueError, match="positions"):
+        sinusoidal(positions, 4)
+
+
+@pytest.mark.parametrize("k", BAD_K, ids=repr)
+def test_bad_k_raises(k):
+    with pytest.raises(ValueError, match=r"\bk\b"):
+        shift_matrix(k, 4)
+
+
+def test_error_messages_name_value_and_rule():
+    with pytest.raises(ValueError, match=r"d must be a positive even integer, got 3"):
+        sinusoidal(3, 3)
+    with pytest.raises(ValueError, match=r"base must be .*> 1, got 0\.5"):
+        frequencies(4, 0.5)
+    with pytest.raises(ValueError, match=r"layout must be one of .*'foo'"):
+        sinusoidal(3, 4, layout="foo")
+    with pytest.raises(ValueError, match=r"positions must be finite, got nan"):
+        sinusoidal([0.0, math.nan], 4)
+
+
+@pytest.mark.parametrize("k", [np.float64(2.5), np.int64(3), 2, -1.25])
+def test_numpy_and_python_scalars_accepted_for_k(k):
+    np.testing.assert_allclose(shift_matrix(k, 2), rotation_block(float(k)), rtol=0, atol=1e-15)
+
+
+def test_numpy_scalar_arguments_accepted():
+    np.testing.assert_array_equal(sinusoidal(np.int64(3), np.int64(4), base=np.float64(100.0)),
+                                  sinusoidal(3, 4, base=100.0))
+    np.testing.assert_array_equal(sinusoidal(3, 4, base=100), sinusoidal(3, 4, base=100.0))
