@@ -11,7 +11,7 @@ HTML   := _build/html
 PORT   ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help book test figures lab notebooks serve clean lock
+.PHONY: help book test figures bench lab notebooks serve clean lock
 
 help: ## list the targets
 	@echo "Sinusoidal Position Encoding, Derived"
@@ -37,6 +37,9 @@ test: book ## build the book, then run every test (library, chapters, figures, s
 
 figures: $(STAMP) ## write every figure of the book as SVG, PNG and PDF into figures/
 	$(PY) -m posenc.figures figures
+
+bench: $(STAMP) ## measure the numerics (table and JSON in _build/bench/); fails if a target is missed
+	$(PY) bench/decay_numerics.py --out _build/bench
 
 notebooks: book ## export each chapter, executed, as .ipynb into the site (_build/html/notebooks)
 	mkdir -p $(HTML)/notebooks

@@ -4,7 +4,9 @@ Each function is derived in a chapter of the book before the chapters import it;
 docstring names that chapter.
 """
 
+from .decay import decay_integral, decay_sum
 from .sinusoidal import frequencies, layout_permutation, shift_matrix, sinusoidal
 
-__all__ = ["frequencies", "layout_permutation", "shift_matrix", "sinusoidal"]
+__all__ = ["decay_integral", "decay_sum", "frequencies", "layout_permutation", "shift_matrix",
+           "sinusoidal"]
 __version__ = "0.1.0"
