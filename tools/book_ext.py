@@ -1,7 +1,7 @@
 """Sphinx extension for this book's build (loaded through `sphinx.local_extensions`).
 
 1. Library-aware execution cache. MyST-NB's cache keys on a chapter's code cells only, so a
-   change to `src/posenc` or to `requirements.txt` would leave chapters showing results of the
+   change to `src/posenc` or to the pinned requirements would leave chapters showing results of the
    old code. We fingerprint both; when the fingerprint changes, the cached results of every
    chapter that imports posenc (all chapters, if the requirements changed) are dropped and those
    chapters are marked outdated, so they re-execute.
@@ -25,7 +25,7 @@ from sphinx.util import logging
 LOGGER = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "src" / "posenc"
-REQUIREMENTS = ROOT / "requirements.txt"
+REQUIREMENTS = [ROOT / "requirements.txt", ROOT / "requirements-nodeps.txt"]
 FINGERPRINT_FILE = "posenc-fingerprint.txt"
 USES_POSENC = re.compile(r"^\s*(from|import)\s+posenc\b", re.MULTILINE)
 THEBE_CONFIG = re.compile(r'<script type="text/x-thebe-config">.*?</script>', re.DOTALL)
@@ -45,7 +45,7 @@ def fingerprints() -> dict[str, str]:
     """SHA-256 of the library's Python sources and of the pinned requirements."""
     return {
         "library": _digest([p for p in LIBRARY.rglob("*.py") if "__pycache__" not in p.parts]),
-        "requirements": _digest([REQUIREMENTS]) if REQUIREMENTS.exists() else "",
+        "requirements": _digest([path for path in REQUIREMENTS if path.exists()]),
     }
 
 
