@@ -1,0 +1,296 @@
+"""Tests for the figure registry posenc.figures and for how the book uses it.
+
+Rendering is the slow part, so each figure is rendered a fixed, small number of times:
+once by ``write_all`` in this process, once by ``python -m posenc.figures`` (which calls
+``write_all``) in a child process running at the same time, and once more by ``show``. The two
+written folders must be byte-identical; the ``show`` output must be the same picture again, which
+also catches a figure that changes when it is built a second time in one process (for example an
+unseeded or module-level random generator).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import struct
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+import jupytext
+import matplotlib.pyplot as plt
+import pytest
+
+import posenc.figures as figures
+
+ROOT = Path(__file__).resolve().parents[1]
+BOOK = ROOT / "book"
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+# A call of the book's show(): show(...), figures.show(...) or posenc.figures.show(...), but not
+# plt.show() or fig.show().
+SHOW_CALL = re.compile(r"(?<![\w.])(?:(?:posenc\.)?figures\.)?show\s*\(")
+SHOW_LITERAL = re.compile(
+    r"(?<![\w.])(?:(?:posenc\.)?figures\.)?show\s*\(\s*(?P<q>['\"])(?P<name>[^'\"]*)(?P=q)\s*\)")
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Close what a test left open, so one leak does not trip matplotlib's 'more than 20
+    figures' RuntimeWarning (an error under filterwarnings=error) in an unrelated test."""
+    yield
+    plt.close("all")
+
+
+# --------------------------------------------------------------------------- written files
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """Every figure written twice: in this process and, concurrently, in a child process."""
+    dir_a = tmp_path_factory.mktemp("figures-a")
+    dir_b = tmp_path_factory.mktemp("figures-b")
+    env = dict(os.environ, PYTHONHASHSEED="12345")  # a hash seed other than this process's
+    child = subprocess.Popen([sys.executable, "-m", "posenc.figures", str(dir_b)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    try:
+        paths_a = figures.write_all(dir_a)
+    finally:
+        plt.close("all")
+        out, err = child.communicate(timeout=300)
+    assert child.returncode == 0, f"python -m posenc.figures failed:\n{err.decode()}"
+    return {"a": dir_a, "b": dir_b, "paths_a": paths_a, "stdout_b": out.decode()}
+
+
+def test_registry_not_empty():
+    assert figures.names(), "no figures registered"
+    assert figures.names() == sorted(figures.names())
+    assert all(name.startswith("fig-") for name in figures.names())
+
+
+def test_write_all_writes_every_figure_in_every_format(written):
+    expected = {f"{name}.{fmt}" for name in figures.names() for fmt in figures.FORMATS}
+    assert {p.name for p in written["paths_a"]} == expected
+    assert len(written["paths_a"]) == len(expected)
+    assert all(p.parent == written["a"] for p in written["paths_a"])
+    assert {p.name for p in written["a"].iterdir()} == expected
+    assert {p.name for p in written["b"].iterdir()} == expected
+
+
+def test_written_files_are_byte_identical_between_runs(written):
+    differ = sorted(p.name for p in written["a"].iterdir()
+                    if p.read_bytes() != (written["b"] / p.name).read_bytes())
+    assert not differ, f"not reproducible from run to run: {differ}"
+
+
+@pytest.mark.parametrize("fmt", figures.FORMATS)
+def test_written_files_have_right_format(written, fmt):
+    for name in figures.names():
+        data = (written["a"] / f"{name}.{fmt}").read_bytes()
+        assert len(data) > 1000, f"{name}.{fmt} is (nearly) empty"
+        if fmt == "pdf":
+            assert data.startswith(b"%PDF-"), name
+            assert data.rstrip().endswith(b"%%EOF"), name
+        elif fmt == "png":
+            assert data.startswith(PNG_SIGNATURE), name
+        else:
+            assert b"<svg" in data[:2000], name
+            assert data.rstrip().endswith(b"</svg>"), name
+            ET.fromstring(data)  # well-formed XML
+
+
+def png_chunks(data: bytes) -> list[tuple[bytes, bytes]]:
+    chunks, i = [], len(PNG_SIGNATURE)
+    while i < len(data):
+        (length,) = struct.unpack(">I", data[i:i + 4])
+        chunks.append((data[i + 4:i + 8], data[i + 8:i + 8 + length]))
+        i += 12 + length
+    return chunks
+
+
+def test_written_files_carry_no_dates_or_tool_versions(written):
+    """Two runs within the same second would agree even with a timestamp inside; look for one."""
+    for name in figures.names():
+        pdf = (written["a"] / f"{name}.pdf").read_bytes()
+        for key in (b"/CreationDate", b"/ModDate", b"/Producer", b"/Creator"):
+            assert key not in pdf, f"{name}.pdf has {key.decode()}"
+        png = png_chunks((written["a"] / f"{name}.png").read_bytes())
+        assert png[0][0] == b"IHDR" and png[-1][0] == b"IEND", name
+        assert b"tIME" not in {kind for kind, _ in png}, f"{name}.png has a tIME chunk"
+        text_keys = {body.split(b"\0", 1)[0] for kind, body in png
+                     if kind in (b"tEXt", b"iTXt", b"zTXt")}
+        assert not text_keys & {b"Software", b"Creation Time"}, f"{name}.png has {text_keys}"
+        svg = (written["a"] / f"{name}.svg").read_text(encoding="utf-8")
+        assert "<dc:date>" not in svg, f"{name}.svg has a date"
+        assert "Matplotlib v" not in svg, f"{name}.svg names the Matplotlib version"
+
+
+def test_cli_reports_what_it_wrote(written):
+    n = len(figures.names())
+    assert f"wrote {3 * n} files for {n} figures" in written["stdout_b"]
+
+
+def test_cli_rejects_unknown_figure(tmp_path, capsys):
+    from posenc.figures.__main__ import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(tmp_path / "out"), "fig-not-a-figure"])
+    assert exit_info.value.code != 0
+    assert "fig-not-a-figure" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+# --------------------------------------------------------------------------- show / build / render
+
+
+def test_show_displays_exactly_the_file_make_figures_writes(written):
+    """The notebook (and so the site) gets the very bytes of figures/NAME.svg."""
+    for name in figures.names():
+        shown = figures.show(name)
+        rendered = (written["a"] / f"{name}.svg").read_bytes()  # == render(name, "svg")
+        assert shown._repr_svg_().encode("utf-8") == rendered, name
+        assert name in repr(shown)
+
+
+def test_render_and_show_leave_no_figure_open():
+    """Every render opens a pyplot figure; left open, they pile up (memory, and matplotlib's
+    'more than 20 figures' RuntimeWarning, an error under filterwarnings=error, once write_all
+    renders seven or more figures in one process)."""
+    name = figures.names()[0]
+    plt.close("all")
+    figures.show(name)
+    assert plt.get_fignums() == [], "render()/show() leaves its pyplot figure open"
+
+
+def test_figures_have_no_title():
+    """Captions live in the book's cell metadata; a matplotlib title would duplicate them."""
+    for name in figures.names():
+        fig = figures.build(name)
+        try:
+            assert fig.get_suptitle() == "", name
+            assert not fig.texts, name
+            for ax in fig.axes:
+                for loc in ("left", "center", "right"):
+                    assert ax.get_title(loc=loc) == "", f"{name} has an axes title"
+        finally:
+            plt.close(fig)
+
+
+def test_build_unknown_name_raises():
+    with pytest.raises(ValueError, match=r"\bname\b.*'not-a-figure'"):
+        figures.build("not-a-figure")
+    with pytest.raises(ValueError, match=r"\bname\b"):
+        figures.render("not-a-figure", "svg")
+    with pytest.raises(ValueError, match=r"\bname\b"):
+        figures.show("fig-not-registered")
+
+
+def test_render_unknown_format_raises():
+    with pytest.raises(ValueError, match=r"\bfmt\b"):
+        figures.render(figures.names()[0], "jpg")
+
+
+@pytest.mark.parametrize("bad", ["pe-heatmap", "Fig-x", "", "figure-x"])
+def test_register_name_without_fig_prefix_raises(bad):
+    before = figures.names()
+    with pytest.raises(ValueError, match="fig-"):
+        figures.figure(bad)(lambda: None)
+    assert figures.names() == before
+
+
+def test_register_same_name_twice_raises():
+    before = figures.names()
+    name = before[0]
+    with pytest.raises(ValueError, match="twice"):
+        figures.figure(name)(lambda: None)
+    assert figures.names() == before
+    assert figures._BUILDERS[name] is not None
+
+
+# --------------------------------------------------------------------------- the book
+
+
+def myst_notebooks() -> list[Path]:
+    paths = []
+    for path in sorted(BOOK.rglob("*.md")):
+        if any(part.startswith((".", "_")) for part in path.relative_to(BOOK).parts[:-1]):
+            continue
+        nb = jupytext.read(path)
+        fmt = nb.metadata.get("jupytext", {}).get("text_representation", {}).get("format_name")
+        if fmt == "myst":
+            paths.append(path)
+    return paths
+
+
+def figure_cells():
+    """(where, figure name or None, metadata, source) for every code cell of every chapter."""
+    cells = []
+    for path in myst_notebooks():
+        nb = jupytext.read(path)
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            where = f"{path.relative_to(ROOT)} cell {index}"
+            mystnb = cell.metadata.get("mystnb", {})
+            name = mystnb.get("figure", {}).get("name")
+            cells.append((where, name, mystnb, cell.source))
+    return cells
+
+
+@pytest.fixture(scope="module")
+def book_cells():
+    return figure_cells()
+
+
+def test_book_has_notebooks():
+    assert BOOK.is_dir(), f"no book folder at {BOOK}"
+    assert myst_notebooks(), f"no MyST notebooks in {BOOK}"
+
+
+def test_show_calls_match_their_cells(book_cells):
+    problems = []
+    for where, name, _, source in book_cells:
+        calls = SHOW_CALL.findall(source)
+        shown = [m.group("name") for m in SHOW_LITERAL.finditer(source)]
+        if len(calls) != len(shown):
+            problems.append(f"{where}: show() must be called with a literal figure name")
+        if name is None:
+            if shown:
+                problems.append(f"{where}: show({shown}) in a cell without mystnb.figure.name")
+        elif shown != [name]:
+            problems.append(f"{where}: figure cell {name!r} must call show({name!r}) once, "
+                            f"calls show() with {shown}")
+    assert not problems, "\n".join(problems)
+
+
+def test_each_figure_named_once_in_book(book_cells):
+    counts = Counter(name for _, name, _, _ in book_cells if name is not None)
+    twice = sorted(name for name, n in counts.items() if n > 1)
+    assert not twice, f"figures named in more than one cell: {twice}"
+
+
+def test_registered_figures_equal_figures_in_book(book_cells):
+    in_book = {name for _, name, _, _ in book_cells if name is not None}
+    registered = set(figures.names())
+    not_registered = sorted(in_book - registered)
+    not_shown = sorted(registered - in_book)
+    assert not not_registered and not not_shown, (
+        f"named in the book but not registered in posenc.figures: {not_registered}; "
+        f"registered but never shown in the book: {not_shown}")
+
+
+def test_figure_cells_have_caption_and_alt_text(book_cells):
+    problems = []
+    for where, name, mystnb, _ in book_cells:
+        if name is None:
+            continue
+        caption = mystnb.get("figure", {}).get("caption")
+        alt = mystnb.get("image", {}).get("alt")
+        if not isinstance(caption, str) or not caption.strip():
+            problems.append(f"{where} ({name}): no caption (mystnb.figure.caption)")
+        if not isinstance(alt, str) or not alt.strip():
+            problems.append(f"{where} ({name}): no alt text (mystnb.image.alt)")
+    assert not problems, "\n".join(problems)
