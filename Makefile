@@ -39,8 +39,9 @@ test: book ## build the book, then run every test (library, chapters, figures, s
 figures: $(STAMP) ## write every figure of the book as SVG, PNG and PDF into figures/
 	$(PY) -m posenc.figures figures
 
-bench: $(STAMP) ## measure the numerics (table and JSON in _build/bench/); fails if a target is missed
+bench: $(STAMP) ## measure numerics and build times (tables and JSON in _build/bench/)
 	$(PY) bench/decay_numerics.py --out _build/bench
+	$(PY) bench/build_times.py --out _build/bench
 
 notebooks: book ## export each chapter, executed, as .ipynb into the site (_build/html/notebooks)
 	mkdir -p $(HTML)/notebooks

@@ -95,6 +95,16 @@ def test_internal_links_and_anchors_resolve(soups, built_site):
     assert not broken, f"broken internal links: {broken[:20]}"
 
 
+def test_no_duplicate_ids(soups):
+    duplicates = {}
+    for path, soup in soups.items():
+        ids = [el["id"] for el in soup.find_all(id=True)]
+        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        if repeated:
+            duplicates[path.name] = repeated
+    assert not duplicates, f"ids used more than once on a page: {duplicates}"
+
+
 def test_no_unresolved_references(soups):
     problems = [(path.name, el.get_text()[:80]) for path, soup in soups.items()
                 for el in soup.select(".problematic, .system-message")]

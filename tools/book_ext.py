@@ -8,6 +8,7 @@
 2. Offline pages. MathJax 3 is copied from the `django-static-mathjax` package into
    `<html>/mathjax/` (outside `_static/`, which every page would otherwise carry), where
    `mathjax_path` points; sphinx-thebe's scripts (and their unpkg.com URL) are removed.
+3. Valid pages: ids repeated by sphinx-proof and sphinx-exercise are numbered.
 """
 
 from __future__ import annotations
@@ -127,8 +128,26 @@ def drop_thebe(app: Sphinx, pagename, templatename, context, doctree) -> None:
         context["body"] = THEBE_CONFIG.sub("", context["body"])
 
 
+def unique_ids(app: Sphinx, doctree, docname: str) -> None:
+    """Number repeated ids: sphinx-proof and sphinx-exercise give every proof, exercise and
+    solution body the same id ("proof", "proof-content", ...), which is invalid HTML."""
+    seen: set[str] = set()
+    for node in doctree.findall(lambda n: bool(getattr(n, "get", None) and n.get("ids"))):
+        ids = []
+        for node_id in node["ids"]:
+            if node_id in seen:
+                number = 2
+                while f"{node_id}-{number}" in seen:
+                    number += 1
+                node_id = f"{node_id}-{number}"
+            seen.add(node_id)
+            ids.append(node_id)
+        node["ids"] = ids
+
+
 def setup(app: Sphinx):
     app.connect("env-get-outdated", invalidate_stale_results)
     app.connect("build-finished", copy_mathjax)
     app.connect("html-page-context", drop_thebe)
+    app.connect("doctree-resolved", unique_ids)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}
