@@ -87,7 +87,7 @@ def test_decay_integral_is_even_bounded_and_finite(x, base):
 @given(x=st.floats(0, 1e-2), base=st.floats(2.0, 1e9))
 def test_decay_integral_small_x_series(x, base):
     series = 1 - x**2 * (1 - base**-2) / (4 * np.log(base))
-    assert abs(posenc.decay_integral(x, base) - series) <= x**4 + 1e-16
+    assert abs(posenc.decay_integral(x, base) - series) <= x**4 + 4e-16  # a few ulp of 1.0
 
 
 def test_cin_matches_mpmath_on_both_sides_of_the_series_switch():

@@ -1,0 +1,280 @@
+r"""Relative position biases: T5's bucketed bias and ALiBi's linear bias.
+
+T5 (Raffel et al.) adds a learned scalar per head and per *bucket* of the relative distance
+(chapter 10); ALiBi (Press et al.) adds a fixed, head-specific linear penalty (chapter 11). Both
+are written here to reproduce their reference implementations exactly, not just in spirit:
+
+- :func:`t5_bucket` follows ``_relative_position_bucket`` of Mesh TensorFlow
+  (``mesh_tensorflow/transformer/transformer_layers.py``), as ported to PyTorch in Hugging Face
+  ``T5Attention._relative_position_bucket``, including its float32 logarithm and truncation;
+- :func:`alibi_slopes` follows ``get_slopes`` of the ALiBi authors' fairseq code
+  (``fairseq/models/transformer.py`` in ``ofirpress/attention_with_linear_biases``).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+# Relative positions of larger magnitude all share the last bucket of their sign, so they are
+# clipped to this before any arithmetic (the reference's own int64 negation of -2**63 overflows).
+_POSITION_CLIP = 2 ** 62
+
+
+def _check_count(value, name: str, minimum: int) -> int:
+    """An int (or NumPy integer; not a bool) that is at least ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer >= {minimum}, "
+                         f"got {value!r} of type {type(value).__name__}")
+    value = int(value)
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+    return value
+
+
+def _check_relative_position(relative_position) -> np.ndarray:
+    """Relative positions as an int64 array of the same shape, magnitudes clipped to 2**62.
+
+    Integers of any size are accepted, and so are floats that hold whole numbers (1.0, -16.0);
+    fractions, NaN, infinities, bools, complex numbers and strings are not.
+    """
+    name = "relative_position"
+    if isinstance(relative_position, (bool, np.bool_)):
+        raise ValueError(f"{name} must hold integers, got the bool {relative_position!r}")
+    try:
+        array = np.asarray(relative_position)
+    except (TypeError, ValueError):  # ragged nesting, for instance
+        raise ValueError(f"{name} must be an integer or an array of integers, "
+                         f"got {relative_position!r}") from None
+    if array.dtype == object:  # Python integers too large for int64, or mixed junk
+        flat = []
+        for item in array.ravel():
+            if isinstance(item, bool) or not isinstance(item, numbers.Real):
+                raise ValueError(f"{name} must hold integers, got {item!r}")
+            if isinstance(item, numbers.Integral):
+                flat.append(max(-_POSITION_CLIP, min(_POSITION_CLIP, int(item))))
+                continue
+            try:
+                value = float(item)
+            except OverflowError:
+                raise ValueError(f"{name} must hold finite integers, got {item!r}") from None
+            if not math.isfinite(value) or value != math.floor(value):
+                raise ValueError(f"{name} must hold finite integers, got {item!r}")
+            flat.append(int(max(-_POSITION_CLIP, min(_POSITION_CLIP, value))))
+        return np.array(flat, dtype=np.int64).reshape(array.shape)
+    if array.dtype == bool:
+        raise ValueError(f"{name} must hold integers, got dtype bool")
+    if np.issubdtype(array.dtype, np.integer):
+        if np.issubdtype(array.dtype, np.unsignedinteger):
+            array = np.minimum(array, np.uint64(_POSITION_CLIP))
+        return np.clip(array.astype(np.int64), -_POSITION_CLIP, _POSITION_CLIP)
+    if np.issubdtype(array.dtype, np.floating):
+        if not np.all(np.isfinite(array)):
+            bad = array[~np.isfinite(array)].flat[0]
+            raise ValueError(f"{name} must hold finite integers, got {bad}")
+        fractional = array != np.floor(array)
+        if np.any(fractional):
+            raise ValueError(f"{name} must hold integers (floats are accepted only when they are "
+                             f"whole numbers), got {array[fractional].flat[0]}")
+        clipped = np.clip(array.astype(np.float64), -float(_POSITION_CLIP), float(_POSITION_CLIP))
+        return clipped.astype(np.int64)
+    raise ValueError(f"{name} must hold integers, got dtype {array.dtype}")
+
+
+def t5_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
+    r"""T5's relative-position bucket for ``relative_position = key − query``.
+
+    With :math:`r` the relative position (memory position minus query position), write
+    :math:`B` for the buckets available to one sign: :math:`B = \texttt{num\_buckets}/2` when
+    ``bidirectional`` (positive :math:`r` use buckets :math:`B, \dots, 2B-1`, the others
+    :math:`0, \dots, B-1`) and :math:`B = \texttt{num\_buckets}` otherwise (then every
+    :math:`r \ge 0` lands in bucket 0). With :math:`n = |r|` (bidirectional) or
+    :math:`n = \max(-r, 0)` (unidirectional) and :math:`E = \lfloor B/2 \rfloor` exact buckets,
+
+    .. math:: \mathrm{bucket}(n) = \begin{cases} n, & n < E,\\
+              \min\Bigl(E + \operatorname{trunc}\Bigl(
+              \dfrac{\ln(n/E)}{\ln(\texttt{max\_distance}/E)}\,(B - E)\Bigr),\; B - 1\Bigr),
+              & n \ge E. \end{cases}
+
+    Derived in chapter 10. The defaults are T5's: 32 buckets, ``max_distance`` 128.
+
+    **Bucket for bucket like the reference.** This is ``_relative_position_bucket`` of Mesh
+    TensorFlow and of Hugging Face ``T5Attention``, which compute the logarithmic part in
+    float32: ``n`` is converted to float32 and divided by :math:`E`; its log is divided by
+    ``math.log(max_distance / E)`` (a Python float, which becomes float32) and multiplied by
+    :math:`B - E`, in float32; the result is truncated toward zero. This function does the same
+    steps with NumPy float32. The only value not taken from a float32 NumPy kernel is the
+    logarithm itself: it is computed in float64 and rounded to float32, which gives the
+    correctly rounded float32 log (short of a double rounding, which would need the float64 log
+    within about :math:`2^{-29}` float32 ulp of a rounding midpoint), the value the reference's
+    ``logf`` (glibc, Sleef) approximates to within an ulp. NumPy's own float32 ``log`` is less
+    accurate, and by how much depends on the CPU kernel it dispatches to.
+
+    Where float32 matters: the truncation sits exactly on an integer whenever
+    :math:`n/E = (\texttt{max\_distance}/E)^{k/(B-E)}` for an integer :math:`k`. For the
+    defaults that happens at :math:`n` = 16, 32 and 64 (bidirectional), where float32 gives
+    exactly 2, 4 and 6 (buckets 10, 12, 14), as float64 does. For other parameters the two
+    can part: with ``num_buckets=10, max_distance=160, bidirectional=False`` and
+    :math:`r = -10` the float32 value is exactly 1 (bucket 6), while float64 gives
+    0.9999999999999999 (bucket 5). At such knife edges the reference itself depends on the
+    last bit of its float32 ``log`` implementation. For T5's defaults, and for the pairs of
+    powers of two that models use, no bucket does: every other scaled value is more than 100
+    float32 ulps from an integer, and the exact ones are logs of powers of two, which lie
+    within 0.04 ulp of a float32.
+
+    In bidirectional mode bucket ``num_buckets/2`` is never used (it would hold the positive
+    distance 0, but relative position 0 goes to bucket 0), exactly as in the reference.
+
+    Parameters
+    ----------
+    relative_position : int or array_like of int
+        Key position minus query position. Floats are accepted when they are whole numbers.
+        Magnitudes beyond :math:`2^{62}` are clipped (they share the last bucket anyway).
+    bidirectional : bool
+        True for encoder self-attention (both signs), False for causal decoder attention.
+    num_buckets : int
+        A positive even integer: at least 4 when bidirectional (each sign needs
+        :math:`E \ge 1` exact bucket, or the reference takes the log of 0/0), at least 2
+        otherwise. (The reference would also accept an odd count, leaving the last bucket
+        unused in bidirectional mode; here it must be even.)
+    max_distance : int
+        An integer greater than :math:`E`; distances from ``max_distance`` on share the last
+        bucket of their sign. (At :math:`\le E` the reference divides by a log that is zero
+        or negative.)
+
+    Returns
+    -------
+    int or ndarray of int64
+        An int for a scalar input, else an array of the same shape, values in
+        ``[0, num_buckets)``.
+    """
+    if not isinstance(bidirectional, (bool, np.bool_)):
+        raise ValueError(f"bidirectional must be a bool, got {bidirectional!r}")
+    bidirectional = bool(bidirectional)
+    smallest = 4 if bidirectional else 2
+    if isinstance(num_buckets, bool) or not isinstance(num_buckets, numbers.Integral):
+        raise ValueError(f"num_buckets must be an even integer >= {smallest}, "
+                         f"got {num_buckets!r} of type {type(num_buckets).__name__}")
+    num_buckets = int(num_buckets)
+    if num_buckets < smallest or num_buckets % 2:
+        mode = "bidirectional" if bidirectional else "unidirectional"
+        raise ValueError(f"num_buckets must be an even integer >= {smallest} in {mode} mode, "
+                         f"got {num_buckets}")
+    per_sign = num_buckets // 2 if bidirectional else num_buckets
+    max_exact = per_sign // 2
+    if isinstance(max_distance, bool) or not isinstance(max_distance, numbers.Integral):
+        raise ValueError(f"max_distance must be an integer > {max_exact}, "
+                         f"got {max_distance!r} of type {type(max_distance).__name__}")
+    max_distance = int(max_distance)
+    if max_distance.bit_length() > 1000:  # max_distance / max_exact would overflow a float
+        raise ValueError(f"max_distance must be an integer below 2**1000, "
+                         f"got one of {max_distance.bit_length()} bits")
+    if max_distance <= max_exact:
+        raise ValueError(f"max_distance must be an integer greater than the {max_exact} exact "
+                         f"buckets (num_buckets={num_buckets}, bidirectional={bidirectional}), "
+                         f"got {max_distance}")
+
+    rp = _check_relative_position(relative_position)
+    scalar = rp.ndim == 0
+    rp = np.atleast_1d(rp)
+
+    buckets = np.zeros(rp.shape, dtype=np.int64)
+    if bidirectional:
+        buckets += (rp > 0).astype(np.int64) * per_sign
+        n = np.abs(rp)
+    else:
+        n = -np.minimum(rp, 0)
+
+    is_small = n < max_exact
+    large = ~is_small
+    # Only n >= max_exact >= 1 reaches the log, so it never sees log(0).
+    ratio = n[large].astype(np.float32) / np.float32(max_exact)          # float32 division
+    log_ratio = np.log(ratio.astype(np.float64)).astype(np.float32)     # correctly rounded log
+    scale = np.float32(math.log(max_distance / max_exact))             # Python float -> float32
+    value = log_ratio / scale * np.float32(per_sign - max_exact)       # float32, as the reference
+    if_large = max_exact + value.astype(np.int64)                       # truncation toward zero
+    if_large = np.minimum(if_large, per_sign - 1)
+
+    position_bucket = n.copy()
+    position_bucket[large] = if_large
+    buckets += position_bucket
+    if scalar:
+        return int(buckets[0])
+    return buckets
+
+
+def _slopes_power_of_two(n: int) -> list[float]:
+    """The reference's ``get_slopes_power_of_2``, with the same Python float operations."""
+    start = 2 ** (-2 ** -(math.log2(n) - 3))
+    ratio = start
+    return [start * ratio ** i for i in range(n)]
+
+
+def alibi_slopes(n_heads) -> np.ndarray:
+    r"""ALiBi's head slopes, for any number of heads, in the reference order.
+
+    For a power of two :math:`n` the slopes are the geometric sequence
+    :math:`m_h = 2^{-8h/n}`, :math:`h = 1, \dots, n` (for 8 heads: 1/2, 1/4, …, 1/256). For other
+    :math:`n`, with :math:`c = 2^{\lfloor \log_2 n \rfloor}`, the slopes are those of :math:`c`
+    heads followed by the 1st, 3rd, 5th, … slopes of the :math:`2c`-head sequence until there are
+    :math:`n`, i.e. :math:`2^{-8(2k-1)/(2c)}` for :math:`k = 1, \dots, n - c`; the list is then
+    not sorted. Derived in chapter 11.
+
+    The values are computed with the reference's own Python float operations
+    (``start = 2**(-2**-(log2(c) - 3))``, ``start * start**i``), so they agree with
+    ``get_slopes`` in ``ofirpress/attention_with_linear_biases`` to the last bit.
+
+    Parameters
+    ----------
+    n_heads : int
+        Number of attention heads, a positive integer.
+
+    Returns
+    -------
+    ndarray of shape ``(n_heads,)``, float64
+    """
+    n = _check_count(n_heads, "n_heads", 1)
+    # 2**floor(log2(n)). The reference tests math.log2(n).is_integer(), which is the same test
+    # for every n < 2**49 - 1 (log2(2**49 - 1) rounds to 49.0); bit_length stays exact.
+    closest = 1 << (n.bit_length() - 1)
+    slopes = _slopes_power_of_two(closest)
+    if closest != n:
+        slopes += _slopes_power_of_two(2 * closest)[0::2][: n - closest]
+    return np.array(slopes, dtype=np.float64)
+
+
+def alibi_bias(n_heads, length) -> np.ndarray:
+    r"""ALiBi's causal attention bias, one ``(length, length)`` matrix per head.
+
+    For head :math:`h` with slope :math:`m_h` (:func:`alibi_slopes`), query :math:`i` and key
+    :math:`j`:
+
+    .. math:: \mathrm{bias}[h, i, j] = \begin{cases} -m_h\,(i - j), & j \le i,\\
+              -\infty, & j > i. \end{cases}
+
+    The entries above the diagonal are ``-inf``: they are the causal mask, so that adding the bias
+    to the logits both penalises distance and hides future keys, and the softmax gives those keys
+    a weight of exactly 0. The diagonal is ``+0.0``. The reference implementation adds
+    :math:`m_h\,j` instead of :math:`-m_h(i - j)`; the two differ by :math:`m_h i`, a constant in
+    each row, which the softmax ignores. Derived in chapter 11.
+
+    Parameters
+    ----------
+    n_heads : int
+        Number of heads, a positive integer.
+    length : int
+        Sequence length, a non-negative integer.
+
+    Returns
+    -------
+    ndarray of shape ``(n_heads, length, length)``, float64
+    """
+    slopes = alibi_slopes(n_heads)
+    length = _check_count(length, "length", 0)
+    position = np.arange(length, dtype=np.float64)
+    offset = position[None, :] - position[:, None]          # j - i
+    bias = slopes[:, None, None] * offset[None, :, :]         # = -m (i - j), +0.0 on the diagonal
+    bias[:, offset > 0] = -np.inf
+    return bias
