@@ -132,4 +132,11 @@ def write_all(outdir: str | Path, selected: Iterable[str] | None = None) -> list
 
 
 # Importing the chapter modules registers their figures.
-from . import standard_formula  # noqa: E402,F401
+from . import (  # noqa: E402,F401
+    complex_solution,
+    finite_sum,
+    long_range_decay,
+    standard_formula,
+    symmetry,
+    taylor_expansion,
+)

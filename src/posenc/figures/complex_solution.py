@@ -1,0 +1,97 @@
+"""Figures of chapter 3, the complex-number solution."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .. import decay_integral, decay_sum, frequencies, sinusoidal
+from . import figure
+
+# Small settings that keep the pictures legible.
+CIRCLE_D, CIRCLE_BASE, CIRCLE_STEPS = 6, 100.0, 24
+GRAM_D, GRAM_POSITIONS, BASE = 64, 96, 1.0e4
+SEED = 3
+
+
+def random_frequencies(d, seed=SEED):
+    """d/2 frequencies drawn uniformly from [0, pi), sorted; a fixed seed."""
+    rng = np.random.default_rng(seed)
+    return np.sort(rng.uniform(0.0, np.pi, d // 2))
+
+
+def cos_sin_table(positions, theta):
+    """Rows p_m = (cos m theta_0, sin m theta_0, cos m theta_1, ...), the [cos, sin] blocks."""
+    angles = np.multiply.outer(np.asarray(positions, dtype=float), theta)
+    table = np.empty(angles.shape[:-1] + (2 * len(theta),))
+    table[..., 0::2] = np.cos(angles)
+    table[..., 1::2] = np.sin(angles)
+    return table
+
+
+@figure("fig-complex-circle")
+def complex_circle():
+    theta = frequencies(CIRCLE_D, CIRCLE_BASE)
+    m = np.arange(CIRCLE_STEPS + 1)
+    circle = np.linspace(0.0, 2 * np.pi, 361)
+    fig, axes = plt.subplots(1, len(theta), figsize=(8, 3.3))
+    for ax, omega in zip(axes, theta):
+        z = np.exp(1j * m * omega)
+        ax.plot(np.cos(circle), np.sin(circle), color="0.75", lw=1.0, zorder=1)
+        ax.plot(z.real, z.imag, color="0.55", lw=0.6, alpha=0.8, zorder=2)
+        points = ax.scatter(z.real, z.imag, c=m, cmap="viridis", s=26, zorder=3,
+                            edgecolors="white", linewidths=0.4)
+        ax.annotate("$p_0$", (1.0, 0.0), xytext=(1.12, -0.2), fontsize=10)
+        ax.set_aspect("equal")
+        ax.set_xlim(-1.35, 1.35)
+        ax.set_ylim(-1.35, 1.35)
+        ax.set_xticks([-1, 0, 1])
+        ax.set_yticks([-1, 0, 1])
+        ax.set_xlabel("Re $p_m$")
+        ax.text(0.5, 1.02, f"$\\theta$ = {omega:.3f}", transform=ax.transAxes, ha="center",
+                va="bottom")
+    axes[0].set_ylabel("Im $p_m$")
+    fig.tight_layout()
+    fig.colorbar(points, ax=list(axes), label="position m", shrink=0.8, pad=0.02)
+    return fig
+
+
+@figure("fig-complex-gram")
+def complex_gram():
+    m = np.arange(GRAM_POSITIONS)
+    paper = sinusoidal(m, GRAM_D, BASE)
+    shuffled = cos_sin_table(m, random_frequencies(GRAM_D))
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.6), sharey=True)
+    for ax, table in zip(axes, (paper, shuffled)):
+        gram = table @ table.T / (GRAM_D / 2)
+        image = ax.imshow(gram, vmin=-1, vmax=1, interpolation="nearest")
+        ax.grid(False)
+        ax.set_xlabel("position n")
+    axes[0].set_ylabel("position m")
+    axes[0].text(0.5, 1.02, "$\\theta_i = b^{-2i/d}$", transform=axes[0].transAxes,
+                 ha="center", va="bottom")
+    axes[1].text(0.5, 1.02, "$\\theta_i$ uniform random in $[0, \\pi)$",
+                 transform=axes[1].transAxes, ha="center", va="bottom")
+    fig.colorbar(image, ax=list(axes), label="$\\langle p_m, p_n\\rangle / (d/2)$", shrink=0.9,
+                 pad=0.02)
+    return fig
+
+
+@figure("fig-complex-decay-glimpse")
+def complex_decay_glimpse():
+    x = np.unique(np.round(np.geomspace(1, 3.0e4, 3000)))
+    theta_random = random_frequencies(GRAM_D)
+    random_sum = np.cos(np.multiply.outer(x, theta_random)).mean(axis=1)
+    fig, ax = plt.subplots(figsize=(8, 3.4))
+    ax.axhline(0.0, color="0.4", lw=0.8)
+    ax.semilogx(x, random_sum, color="0.7", lw=0.7, label=f"random $\\theta_i$, d = {GRAM_D}")
+    ax.semilogx(x, decay_sum(x, GRAM_D, BASE), color="C0", lw=0.9,
+                label=f"$\\theta_i = b^{{-2i/d}}$, d = {GRAM_D}")
+    ax.semilogx(x, decay_sum(x, 512, BASE), color="C1", lw=0.9,
+                label="$\\theta_i = b^{-2i/d}$, d = 512")
+    ax.semilogx(x, decay_integral(x, BASE), color="k", lw=1.8, ls="--",
+                label="integral, $d \\to \\infty$")
+    ax.set_xlabel("distance $x = m - n$ (log scale)")
+    ax.set_ylabel("$(2/d)\\,\\sum_i \\cos(x\\theta_i)$")
+    ax.set_ylim(-0.45, 1.05)
+    ax.legend(loc="upper right", ncol=2, fontsize=9)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,78 @@
+"""Figures of chapter 1, the symmetry problem."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .. import sinusoidal
+from . import figure
+
+# The chapter's toy model, drawn in the same order as in the chapter (chapter 1 asserts that the
+# two copies agree): three d x d projections, one embedding per word, one readout vector.
+SEED = 2021
+D = 8
+WORDS = ("A", "hit", "B")
+
+
+def tiny_model():
+    """(W_q, W_k, W_v, vocab, readout) of the chapter's single-head attention."""
+    rng = np.random.default_rng(SEED)
+    w_q, w_k, w_v = rng.standard_normal((3, D, D)) / np.sqrt(D)
+    vocab = dict(zip(WORDS, rng.standard_normal((3, D))))
+    readout = rng.standard_normal(D)
+    return w_q, w_k, w_v, vocab, readout
+
+
+def _softmax(scores):
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def attention_weights(x):
+    """Row-stochastic attention matrix of the toy model for inputs x (one row per token)."""
+    w_q, w_k, _, _, _ = tiny_model()
+    return _softmax((x @ w_q) @ (x @ w_k).T / np.sqrt(D))
+
+
+def _weights_pair(with_positions):
+    """Weights for "A hit B" and for "B hit A", the latter relabelled into the order A, hit, B."""
+    _, _, _, vocab, _ = tiny_model()
+    pe = sinusoidal(3, D) if with_positions else np.zeros((3, D))
+    forward = np.array([vocab[w] for w in ("A", "hit", "B")]) + pe
+    backward = np.array([vocab[w] for w in ("B", "hit", "A")]) + pe
+    order = [2, 1, 0]  # row i of "A hit B" is row order[i] of "B hit A"
+    return attention_weights(forward), attention_weights(backward)[np.ix_(order, order)]
+
+
+@figure("fig-symmetry-attention")
+def symmetry_attention():
+    fig, axes = plt.subplots(2, 3, figsize=(8, 5.4), sharex=True, sharey=True)
+    pairs = [_weights_pair(False), _weights_pair(True)]
+    vmax = max(w.max() for pair in pairs for w in pair)
+    dmax = max(np.abs(a - b).max() for a, b in pairs)
+    row_names = ["no position vectors", "with position vectors"]
+    col_names = ['"A hit B"', '"B hit A", reordered', "difference"]
+    for r, (fwd, bwd) in enumerate(pairs):
+        for c, (mat, cmap, lo, hi) in enumerate([(fwd, "Blues", 0, vmax), (bwd, "Blues", 0, vmax),
+                                                 (fwd - bwd, "RdBu_r", -dmax, dmax)]):
+            ax = axes[r, c]
+            ax.imshow(mat, cmap=cmap, vmin=lo, vmax=hi)
+            ax.grid(False)
+            for i in range(3):
+                for j in range(3):
+                    value = mat[i, j]
+                    dark = abs(value) > 0.6 * (hi if c < 2 else dmax)
+                    text = f"{value:+.2f}" if c == 2 else f"{value:.2f}"
+                    if c == 2 and abs(value) < 5e-3:
+                        text = "0.00"
+                    ax.text(j, i, text, ha="center", va="center", fontsize=10,
+                            color="white" if dark else "black")
+            ax.set_xticks(range(3), WORDS)
+            ax.set_yticks(range(3), WORDS)
+            if r == 0:  # a column header, not a title: the caption explains the panels
+                ax.text(0.5, 1.04, col_names[c], transform=ax.transAxes, ha="center", va="bottom")
+            if r == 1:
+                ax.set_xlabel("key")
+            if c == 0:
+                ax.set_ylabel(f"{row_names[r]}\nquery")
+    fig.tight_layout()
+    return fig
