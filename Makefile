@@ -43,9 +43,10 @@ bench: $(STAMP) ## measure numerics and build times (tables and JSON in _build/b
 	$(PY) bench/decay_numerics.py --out _build/bench
 	$(PY) bench/build_times.py --out _build/bench
 
-notebooks: book ## export each chapter, executed, as .ipynb into the site (_build/html/notebooks)
+notebooks: book ## each executed chapter as .ipynb in _build/html/notebooks (pages link their own)
+	@# every build writes them next to the page sources, where each page's download button points
 	mkdir -p $(HTML)/notebooks
-	cp _build/jupyter_execute/book/*.ipynb $(HTML)/notebooks/
+	cp $(HTML)/_sources/book/*.ipynb $(HTML)/notebooks/
 	@ls $(HTML)/notebooks
 
 $(LAB_STAMP): $(STAMP) requirements-lab.txt

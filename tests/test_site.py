@@ -9,7 +9,9 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import HTML, toc_files
+import nbformat
+
+from conftest import HTML, is_notebook, toc_files
 
 pytestmark = pytest.mark.site
 
@@ -39,6 +41,19 @@ def test_every_toc_page_was_built(built_site):
     for source in toc_files():
         page = built_site / source.relative_to(HTML.parents[1]).with_suffix(".html")
         assert page.exists(), f"{source.name} has no page in the site"
+
+
+def test_every_chapter_offers_its_executed_notebook(built_site):
+    for source in filter(is_notebook, toc_files()):
+        relative = source.relative_to(HTML.parents[1]).with_suffix("")
+        page = built_site / relative.with_suffix(".html")
+        links = [a["href"] for a in BeautifulSoup(page.read_text(), "html.parser").find_all("a", href=True)
+                 if a["href"].endswith(".ipynb")]
+        assert links, f"{page.name} offers no .ipynb download"
+        notebook = nbformat.read((page.parent / links[0]).resolve(), as_version=4)
+        nbformat.validate(notebook)
+        outputs = sum(len(cell.get("outputs", [])) for cell in notebook.cells if cell.cell_type == "code")
+        assert outputs, f"{links[0]} has no outputs: not the executed chapter"
 
 
 def test_nothing_loads_from_outside_the_site(soups):

@@ -9,6 +9,7 @@
    `<html>/mathjax/` (outside `_static/`, which every page would otherwise carry), where
    `mathjax_path` points; sphinx-thebe's scripts (and their unpkg.com URL) are removed.
 3. Valid pages: ids repeated by sphinx-proof and sphinx-exercise are numbered.
+4. Downloads: each chapter's download button offers the executed notebook (.ipynb).
 """
 
 from __future__ import annotations
@@ -145,9 +146,39 @@ def unique_ids(app: Sphinx, doctree, docname: str) -> None:
         node["ids"] = ids
 
 
+def offer_notebook_download(app: Sphinx, pagename, templatename, context, doctree) -> None:
+    """Let the theme's download button offer the executed chapter as .ipynb.
+
+    sphinx-book-theme does this only when a launch service (Binder, …) is configured, which an
+    offline book has not, and the notebook MyST-NB leaves in jupyter_execute/ has no outputs;
+    the executed notebook is taken from the execution cache instead.
+    """
+    import jupytext
+    import nbformat
+    from jupyter_cache import get_cache
+
+    if app.builder.format != "html" or pagename not in app.env.found_docs:
+        return
+    if not (Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.ipynb").exists():
+        return  # not a notebook page
+    notebook = jupytext.read(app.env.doc2path(pagename))
+    try:
+        _, notebook = get_cache(app.env.mystnb_config.execution_cache_path) \
+            .merge_match_into_notebook(notebook)
+    except KeyError:
+        LOGGER.warning("no executed copy of %s in the cache: its download has no outputs",
+                       pagename)
+    target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, target)
+    context["ipynb_source"] = f"{pagename}.ipynb"
+
+
 def setup(app: Sphinx):
     app.connect("env-get-outdated", invalidate_stale_results)
     app.connect("build-finished", copy_mathjax)
     app.connect("html-page-context", drop_thebe)
     app.connect("doctree-resolved", unique_ids)
+    # before the theme builds its header buttons (priority 501)
+    app.connect("html-page-context", offer_notebook_download, priority=400)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}
