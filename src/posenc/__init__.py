@@ -5,10 +5,12 @@ docstring names that chapter.
 """
 
 from .decay import decay_integral, decay_sum
+from .pretrained import load_safetensors, minilm_embeddings
 from .relative import alibi_bias, alibi_slopes, t5_bucket
 from .rope import rope
 from .sinusoidal import frequencies, layout_permutation, shift_matrix, sinusoidal
 
 __all__ = ["alibi_bias", "alibi_slopes", "decay_integral", "decay_sum", "frequencies",
-           "layout_permutation", "rope", "shift_matrix", "sinusoidal", "t5_bucket"]
+           "layout_permutation", "load_safetensors", "minilm_embeddings", "rope",
+           "shift_matrix", "sinusoidal", "t5_bucket"]
 __version__ = "0.1.0"

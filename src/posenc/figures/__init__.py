@@ -133,9 +133,16 @@ def write_all(outdir: str | Path, selected: Iterable[str] | None = None) -> list
 
 # Importing the chapter modules registers their figures.
 from . import (  # noqa: E402,F401
+    alibi,
+    beyond_identity,
     complex_solution,
+    extrapolation,
     finite_sum,
+    learned_t5,
     long_range_decay,
+    real_model,
+    rope,
+    schedules,
     standard_formula,
     symmetry,
     taylor_expansion,

@@ -1,0 +1,117 @@
+"""Figures of chapter 8, beyond H = I."""
+
+from functools import lru_cache
+
+import matplotlib.pyplot as plt
+import numpy as np
+import scipy.sparse as sparse
+
+from .. import frequencies, sinusoidal
+from . import figure
+
+D = 64          # dimension of the encodings
+N = 128         # positions 0 … N-1
+SEED = 0
+
+
+def diagonal_h(d=D, seed=SEED):
+    """A random positive diagonal H (entries uniform in [0.5, 1.5])."""
+    return np.diag(np.random.default_rng(seed).uniform(0.5, 1.5, d))
+
+
+def random_symmetric(d=D, seed=SEED):
+    """A random symmetric G with the Frobenius norm of the identity, sqrt(d)."""
+    a = np.random.default_rng(seed).standard_normal((d, d))
+    g = (a + a.T) / 2
+    return g * np.sqrt(d) / np.linalg.norm(g)
+
+
+@lru_cache(maxsize=4)
+def _design(n=N):
+    """Sparse indicator matrix of the model C[m, n] = f(m - n) + g(m + n)."""
+    m, k = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    rows = np.arange(n * n)
+    cols_f = (m - k).ravel() + n - 1
+    cols_g = (m + k).ravel() + 2 * n - 1
+    data = np.ones(2 * n * n)
+    return sparse.csr_matrix((data, (np.r_[rows, rows], np.r_[cols_f, cols_g])),
+                             shape=(n * n, 4 * n - 2))
+
+
+@lru_cache(maxsize=4)
+def _normal_pinv(n=N):
+    a = _design(n)
+    return np.linalg.pinv((a.T @ a).toarray())
+
+
+def variance_explained(c):
+    """Fractions of the variance of c explained by a Toeplitz fit and a Toeplitz + Hankel fit."""
+    n = c.shape[0]
+    lag = np.subtract.outer(np.arange(n), np.arange(n)) + n - 1
+    diag_mean = np.bincount(lag.ravel(), c.ravel()) / np.bincount(lag.ravel())
+    toeplitz = diag_mean[lag]
+    a = _design(n)
+    coef = _normal_pinv(n) @ (a.T @ c.ravel())
+    both = (a @ coef).reshape(n, n)
+    total = ((c - c.mean()) ** 2).sum()
+    return 1 - ((c - toeplitz) ** 2).sum() / total, 1 - ((c - both) ** 2).sum() / total
+
+
+@figure("fig-beyond-diagonal")
+def beyond_diagonal():
+    p = sinusoidal(N, D)
+    h = np.diag(diagonal_h())
+    c = p @ np.diag(h) @ p.T
+    theta = frequencies(D)
+    h_sin, h_cos = h[0::2], h[1::2]      # sin at 2i, cos at 2i+1
+    k = np.arange(-(N - 1), N)
+    s = np.arange(2 * N - 1)
+    relative = 0.5 * np.cos(np.multiply.outer(k, theta)) @ (h_cos + h_sin)
+    absolute = 0.5 * np.cos(np.multiply.outer(s, theta)) @ (h_cos - h_sin)
+    fig, axes = plt.subplots(1, 3, figsize=(8, 3.2), gridspec_kw={"width_ratios": [1, 1, 1]})
+    lim = np.abs(c).max()
+    image = axes[0].imshow(c, vmin=-lim, vmax=lim, interpolation="nearest")
+    axes[0].grid(False)
+    axes[0].set_xlabel("position n")
+    axes[0].set_ylabel("position m")
+    fig.colorbar(image, ax=axes[0], fraction=0.046, pad=0.04)
+    axes[1].plot(k, relative, color="C0", lw=1.3)
+    axes[1].set_xlabel("m − n")
+    axes[1].set_ylabel("relative part")
+    axes[2].plot(s, absolute, color="C3", lw=1.3)
+    axes[2].set_xlabel("m + n")
+    axes[2].set_ylabel("absolute part")
+    fig.tight_layout()
+    return fig
+
+
+@figure("fig-beyond-offdiagonal")
+def beyond_offdiagonal():
+    p = sinusoidal(N, D)
+    strengths = np.linspace(0, 1, 21)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4),
+                                      gridspec_kw={"width_ratios": [1.3, 1]})
+    for seed in range(5):
+        g = random_symmetric(seed=seed)
+        fractions = np.array([variance_explained(p @ ((1 - s) * np.eye(D) + s * g) @ p.T)
+                              for s in strengths])
+        bold = seed == SEED
+        kwargs = {"lw": 1.6 if bold else 0.7, "alpha": 1 if bold else 0.45}
+        left.plot(strengths, fractions[:, 0], color="C0", **kwargs,
+                  label="m − n only (Toeplitz)" if bold else None)
+        left.plot(strengths, fractions[:, 1], color="C1", ls="--", **kwargs,
+                  label="m − n and m + n" if bold else None)
+    left.set_xlabel("off-diagonal strength s")
+    left.set_ylabel("fraction of variance explained")
+    left.set_ylim(0, 1.03)
+    left.legend(loc="lower left")
+    s_show = 0.5
+    c = p @ ((1 - s_show) * np.eye(D) + s_show * random_symmetric()) @ p.T
+    lim = np.abs(c).max()
+    image = right.imshow(c, vmin=-lim, vmax=lim, interpolation="nearest")
+    right.grid(False)
+    right.set_xlabel(f"position n  (s = {s_show})")
+    right.set_ylabel("position m")
+    fig.colorbar(image, ax=right, fraction=0.046, pad=0.04)
+    fig.tight_layout()
+    return fig

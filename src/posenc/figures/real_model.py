@@ -1,0 +1,246 @@
+"""Figures of chapter 9, a real model: the embeddings of all-MiniLM-L6-v2.
+
+The statistics plotted here are the ones chapter 9 defines and checks in its own cells; the
+chapter asserts that its numbers and these helpers agree.
+"""
+
+from functools import lru_cache
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .. import minilm_embeddings, sinusoidal
+from . import figure
+
+SEED = 0
+TOP_K = np.array([1, 2, 4, 8, 16, 32])
+
+
+@lru_cache(maxsize=1)
+def tables():
+    """Word and position embeddings of all-MiniLM-L6-v2 in float64 (loaded once, hash checked)."""
+    emb = minilm_embeddings()
+    return emb.word.astype(np.float64), emb.position.astype(np.float64)
+
+
+def covariance(table):
+    """Covariance of the columns (coordinates) of an (N, d) table, over its N rows."""
+    return np.cov(table, rowvar=False)
+
+
+def random_like(table):
+    """Gaussian noise with the table's shape, overall mean and standard deviation (seed 0)."""
+    return np.random.default_rng(SEED).normal(table.mean(), table.std(), table.shape)
+
+
+@lru_cache(maxsize=1)
+def covariances():
+    """{"word": (trained, random), "position": (trained, random)} covariance matrices."""
+    word, position = tables()
+    return {label: (covariance(table), covariance(random_like(table)))
+            for label, table in (("word", word), ("position", position))}
+
+
+def diagonal_means(matrix):
+    """g(k) = mean of matrix[m, n] over |m - n| = k, k = 0 … N-1 (the symmetric Toeplitz fit)."""
+    n = len(matrix)
+    lag = np.abs(np.subtract.outer(np.arange(n), np.arange(n)))
+    return np.bincount(lag.ravel(), matrix.ravel()) / np.bincount(lag.ravel())
+
+
+def cosines(table):
+    unit = table / np.linalg.norm(table, axis=1, keepdims=True)
+    return unit @ unit.T
+
+
+def band_energy(table):
+    """Energy of each column at each DFT frequency 0 … N/2 (rows), after removing its mean.
+
+    Column sums equal the columns' sums of squares (Parseval).
+    """
+    n = len(table)
+    spectrum = np.abs(np.fft.rfft(table - table.mean(axis=0), axis=0)) ** 2 / n
+    weight = np.full(len(spectrum), 2.0)
+    weight[0] = 1.0
+    if n % 2 == 0:
+        weight[-1] = 1.0
+    return spectrum * weight[:, None]
+
+
+def top_k_fraction(table, ks=TOP_K):
+    """Mean over columns of the share of a column's energy in its k strongest frequencies."""
+    energy = np.sort(band_energy(table), axis=0)[::-1]
+    share = np.cumsum(energy, axis=0) / energy.sum(axis=0)
+    return share[np.asarray(ks) - 1].mean(axis=1)
+
+
+def baselines(position):
+    """Tables of the position table's shape: shuffled rows, white noise, random walk."""
+    rng = np.random.default_rng(SEED)
+    shuffled = position[rng.permutation(len(position))]
+    noise = rng.normal(size=position.shape)
+    walk = np.cumsum(rng.normal(size=position.shape), axis=0)
+    return shuffled, noise, walk
+
+
+@figure("fig-model-covariance")
+def model_covariance():
+    covs = covariances()
+    fig = plt.figure(figsize=(8, 3.4))
+    grid = fig.add_gridspec(1, 5, width_ratios=[1, 1, 0.06, 0.3, 1.5], wspace=0.3)
+    for slot, label in enumerate(("word", "position")):
+        ax = fig.add_subplot(grid[0, slot])
+        cov = covs[label][0]
+        scale = np.sqrt(np.diag(cov))
+        corr = np.abs(cov / np.outer(scale, scale))
+        image = ax.imshow(corr, vmin=0, vmax=0.6, cmap="magma_r", interpolation="nearest")
+        ax.grid(False)
+        ax.set_xticks([0, 383])
+        ax.set_yticks([0, 383] if slot == 0 else [])
+        ax.set_xlabel(f"{label}s:\ncoordinate")
+    fig.colorbar(image, cax=fig.add_subplot(grid[0, 2]), label="|correlation|",
+                 ticks=[0, 0.2, 0.4, 0.6])
+    ax = fig.add_subplot(grid[0, 4])
+    bins = np.logspace(-5, 0.5, 56)
+    sizes = {"word": len(tables()[0]), "position": len(tables()[1])}
+    for label, color in (("word", "C0"), ("position", "C3")):
+        for cov, is_trained in zip(covs[label], (True, False)):
+            off = np.abs(cov[~np.eye(len(cov), dtype=bool)]) / np.abs(np.diag(cov)).mean()
+            ax.hist(off, bins=bins, histtype="step", color=color,
+                    lw=1.5 if is_trained else 1.1, ls="-" if is_trained else "--",
+                    alpha=1.0 if is_trained else 0.6,
+                    label=f"{label}s" if is_trained else f"random, N = {sizes[label]}")
+    ax.set_xscale("log")
+    ax.set_xlabel("|off-diagonal| / mean diagonal")
+    ax.set_ylabel("entries")
+    ax.yaxis.set_label_position("right")
+    ax.yaxis.tick_right()
+    ax.legend(loc="upper left", fontsize=8, frameon=False)
+    return fig
+
+
+@figure("fig-model-norms")
+def model_norms():
+    word, position = tables()
+    word_norm = np.linalg.norm(word, axis=1)
+    pos_norm = np.linalg.norm(position, axis=1)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.3), width_ratios=[1.4, 1])
+    low, mid, high = np.percentile(word_norm, [5, 50, 95])
+    left.axhspan(low, high, color="C0", alpha=0.15, lw=0, label="words, 5–95 %")
+    left.axhline(mid, color="C0", lw=1.2, label="words, median")
+    left.plot(np.arange(len(pos_norm)), pos_norm, color="C3", lw=1.2, label="position t")
+    left.set_yscale("log")
+    left.set_xlabel("position t")
+    left.set_ylabel("norm")
+    left.set_xlim(-5, len(pos_norm) + 5)
+    left.legend(loc="upper right", fontsize=8, frameon=False, ncol=3)
+    left.set_ylim(0.3, 4)
+    left.set_yticks([0.3, 0.5, 1, 2, 3], ["0.3", "0.5", "1", "2", "3"])
+    left.minorticks_off()
+    bins = np.linspace(0, 2.5, 51)
+    right.hist(word_norm, bins=bins, density=True, color="C0", alpha=0.6, label="words")
+    right.hist(pos_norm, bins=bins, density=True, color="C3", alpha=0.6, label="positions")
+    right.set_xlabel("norm")
+    right.set_ylabel("density")
+    right.legend(frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+@figure("fig-model-gram")
+def model_gram():
+    _, position = tables()
+    n, d = position.shape
+    cos = cosines(position)
+    shuffled, _, _ = baselines(position)
+    lag = np.abs(np.subtract.outer(np.arange(n), np.arange(n)))
+    counts = np.bincount(lag.ravel())
+    mean = diagonal_means(cos)
+    spread = np.sqrt(np.maximum(np.bincount(lag.ravel(), (cos - mean[lag]).ravel() ** 2)
+                                / counts, 0))
+    reference = diagonal_means(cosines(sinusoidal(n, d)))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4), width_ratios=[1, 1.45])
+    image = left.imshow(cos, vmin=-1, vmax=1, interpolation="nearest")
+    left.grid(False)
+    left.set_xlabel("position n")
+    left.set_ylabel("position m")
+    fig.colorbar(image, ax=left, shrink=0.85, label="cosine")
+    k = np.arange(n)
+    right.fill_between(k, mean - spread, mean + spread, color="C3", alpha=0.2, lw=0,
+                       label="learned, ± 1 s.d.")
+    right.plot(k, mean, color="C3", lw=1.5, label="learned, mean")
+    right.plot(k, reference, color="C0", lw=1.2, label=f"sinusoidal, d = {d}")
+    right.plot(k, diagonal_means(cosines(shuffled)), color="0.4", lw=1.0, ls="--",
+               label="learned, positions shuffled")
+    right.set_xscale("symlog", linthresh=1)
+    right.set_xlim(0, n)
+    right.set_ylim(-0.4, 1.02)
+    right.set_xlabel("offset |m − n|")
+    right.set_ylabel("cosine")
+    right.legend(loc="lower left", fontsize=8, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+@figure("fig-model-spectrum")
+def model_spectrum():
+    _, position = tables()
+    n, d = position.shape
+    shuffled, noise, walk = baselines(position)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4))
+    cases = [("learned", position, "C3", "-", "o"),
+             (f"sinusoidal, d = {d}", sinusoidal(n, d), "C0", "-", "s"),
+             ("random walk", walk, "C2", "--", "^"),
+             ("learned, shuffled", shuffled, "0.3", ":", "x"),
+             ("white noise", noise, "0.6", "--", "v")]
+    for label, table, color, style, marker in cases:
+        left.plot(TOP_K, top_k_fraction(table), color=color, ls=style, marker=marker, ms=4,
+                  lw=1.4, label=label)
+    left.set_xscale("log", base=2)
+    left.set_xticks(TOP_K, [str(k) for k in TOP_K])
+    left.set_ylim(0, 1.02)
+    left.set_xlabel("k strongest frequencies")
+    left.set_ylabel("share of energy")
+    freq = np.arange(n // 2 + 1)
+    for label, table, color, style in [("learned", position, "C3", "-"),
+                                       ("random walk", walk, "C2", "--"),
+                                       ("white noise", noise, "0.6", "--")]:
+        energy = band_energy(table).sum(axis=1)
+        right.loglog(freq[1:], energy[1:] / energy.sum(), color=color, ls=style, lw=1.2)
+    energy = band_energy(position).sum(axis=1)
+    share = energy / energy.sum()
+    for peak in (1, 3, 10, 30, 88):
+        right.annotate(f"{n / peak:.0f}", (peak, share[peak]), xytext=(0, 6),
+                       textcoords="offset points", ha="center", fontsize=8, color="C3")
+    right.set_ylim(1e-6, 1)
+    right.set_xlabel("frequency (cycles per 512 positions)")
+    right.set_ylabel("share of energy")
+    fig.tight_layout()
+    fig.legend(*left.get_legend_handles_labels(), loc="lower center", ncol=5, fontsize=9,
+               frameon=False, bbox_to_anchor=(0.5, 0.98), columnspacing=1.2)
+    return fig
+
+
+@figure("fig-model-columns")
+def model_columns():
+    _, position = tables()
+    n = len(position)
+    energy = band_energy(position)
+    dominant = energy.argmax(axis=0)
+    share = energy.max(axis=0) / energy.sum(axis=0)
+    fig, axes = plt.subplots(2, 2, figsize=(8, 3.8), sharex=True)
+    t = np.arange(n)
+    for ax, peak in zip(axes.flat, (3, 10, 30, 88)):
+        candidates = np.flatnonzero(dominant == peak)
+        j = int(candidates[np.argmax(share[candidates])])
+        ax.plot(t, position[:, j], color="C3", lw=1.0)
+        ax.text(0.99, 0.95, f"coordinate {j}: {share[j]:.0%} at {peak} cycles",
+                transform=ax.transAxes, ha="right", va="top", fontsize=8,
+                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1})
+        ax.set_xlim(0, n - 1)
+    for ax in axes[1]:
+        ax.set_xlabel("position t")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("value")
+    fig.tight_layout()
+    return fig
