@@ -3,44 +3,25 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import sinusoidal
+from .. import attention_weights, sinusoidal, toy_model
 from . import figure
 
-# The chapter's toy model, drawn in the same order as in the chapter (chapter 1 asserts that the
-# two copies agree): three d x d projections, one embedding per word, one readout vector.
-SEED = 2021
-D = 8
-WORDS = ("A", "hit", "B")
-
-
-def tiny_model():
-    """(W_q, W_k, W_v, vocab, readout) of the chapter's single-head attention."""
-    rng = np.random.default_rng(SEED)
-    w_q, w_k, w_v = rng.standard_normal((3, D, D)) / np.sqrt(D)
-    vocab = dict(zip(WORDS, rng.standard_normal((3, D))))
-    readout = rng.standard_normal(D)
-    return w_q, w_k, w_v, vocab, readout
-
-
-def _softmax(scores):
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def attention_weights(x):
-    """Row-stochastic attention matrix of the toy model for inputs x (one row per token)."""
-    w_q, w_k, _, _, _ = tiny_model()
-    return _softmax((x @ w_q) @ (x @ w_k).T / np.sqrt(D))
+# The chapter's toy model (chapter 1 draws it in the open and checks it against posenc.toy_model).
+MODEL = toy_model()
+WORDS = tuple(MODEL.vocab)
 
 
 def _weights_pair(with_positions):
     """Weights for "A hit B" and for "B hit A", the latter relabelled into the order A, hit, B."""
-    _, _, _, vocab, _ = tiny_model()
-    pe = sinusoidal(3, D) if with_positions else np.zeros((3, D))
-    forward = np.array([vocab[w] for w in ("A", "hit", "B")]) + pe
-    backward = np.array([vocab[w] for w in ("B", "hit", "A")]) + pe
+    pe = sinusoidal(3, MODEL.d) if with_positions else np.zeros((3, MODEL.d))
+    forward = MODEL.embed(("A", "hit", "B")) + pe
+    backward = MODEL.embed(("B", "hit", "A")) + pe
     order = [2, 1, 0]  # row i of "A hit B" is row order[i] of "B hit A"
-    return attention_weights(forward), attention_weights(backward)[np.ix_(order, order)]
+
+    def weights(x):
+        return attention_weights(x, MODEL.w_q, MODEL.w_k)
+
+    return weights(forward), weights(backward)[np.ix_(order, order)]
 
 
 @figure("fig-symmetry-attention")

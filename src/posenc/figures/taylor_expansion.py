@@ -3,9 +3,8 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import sinusoidal
+from .. import gradient, hessian_block, sinusoidal, toy_model
 from . import figure
-from .symmetry import D, tiny_model
 
 # The chapter's setting: the toy model of chapter 1 on "A hit B", position vectors at m and n.
 SENTENCE = ("A", "hit", "B")
@@ -16,48 +15,35 @@ H_GRAD, H_HESS = 1e-5, 1e-4
 
 def _readout_function():
     """f̃(u_m, u_n): the scalar readout with u_m added to token m and u_n to token n."""
-    w_q, w_k, w_v, vocab, readout = tiny_model()
-    x = np.array([vocab[w] for w in SENTENCE])
+    model = toy_model()
+    x = model.embed(SENTENCE)
 
     def f(u_m, u_n):
         y = x.copy()
         y[M] += u_m
         y[N] += u_n
-        s = (y @ w_q) @ (y @ w_k).T / np.sqrt(D)
-        a = np.exp(s - s.max(axis=-1, keepdims=True))
-        a /= a.sum(axis=-1, keepdims=True)
-        return readout @ (a @ (y @ w_v)).mean(axis=0)
+        return model.score(y)
 
-    return f
+    return f, model.d
 
 
 def error_curves():
     """(epsilons, second-order model error, cross-term error), as computed in chapter 2."""
-    f = _readout_function()
-    z, eye = np.zeros(D), np.eye(D)
-    pe = sinusoidal(3, D)
+    f, d = _readout_function()
+    z = np.zeros(d)
+    pe = sinusoidal(3, d)
     p_m, p_n = pe[M], pe[N]
 
-    def split(v, which):
-        return (v, z) if which == "m" else (z, v)
+    # The finite differences act on one flat vector u = (u_m, u_n), at u = 0.
+    def f_flat(u):
+        return f(u[:d], u[d:])
 
-    def grad(which):
-        h = H_GRAD
-        return np.array([(f(*split(h * e, which)) - f(*split(-h * e, which))) / (2 * h)
-                         for e in eye])
+    u0, block = np.zeros(2 * d), {"m": range(d), "n": range(d, 2 * d)}
 
     def hess(wi, wj):
-        h = H_HESS
+        return hessian_block(f_flat, u0, block[wi], block[wj], h=H_HESS)
 
-        def at(i, si, j, sj):
-            a, b = split(si * h * eye[i], wi)
-            c, e = split(sj * h * eye[j], wj)
-            return f(a + c, b + e)
-
-        return np.array([[(at(i, 1, j, 1) - at(i, 1, j, -1) - at(i, -1, j, 1) + at(i, -1, j, -1))
-                          / (4 * h * h) for j in range(D)] for i in range(D)])
-
-    g_m, g_n = grad("m"), grad("n")
+    g_m, g_n = np.split(gradient(f_flat, u0, h=H_GRAD), 2)
     h_mm, h_nn, h_mn = hess("m", "m"), hess("n", "n"), hess("m", "n")
     f0 = f(z, z)
     second, cross = [], []

@@ -1,0 +1,245 @@
+r"""Single-head self-attention and the book's toy model.
+
+Derived in chapter 1 (the symmetry problem), where the head is written out in NumPy and shown
+to be permutation equivariant; chapter 2 expands the toy model's pooled score in the position
+vectors. The functions here compute exactly what the chapter writes in the open (same
+operations in the same order), so the chapters' numbers do not depend on which copy runs.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def _check_real_array(value, name: str, ndim: int | None = None) -> np.ndarray:
+    """A float64 array of real numbers (not bools, not complex), optionally of a given ndim."""
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError):  # ragged nesting, for instance
+        raise ValueError(f"{name} must be an array of real numbers, got {value!r}") from None
+    if array.dtype == bool or not (np.issubdtype(array.dtype, np.integer)
+                                   or np.issubdtype(array.dtype, np.floating)):
+        raise ValueError(f"{name} must hold real numbers, got dtype {array.dtype}")
+    if ndim is not None and array.ndim != ndim:
+        raise ValueError(f"{name} must be a {ndim}-D array, got an array of shape {array.shape}")
+    return array.astype(np.float64, copy=False)
+
+
+def _check_finite(array: np.ndarray, name: str) -> np.ndarray:
+    if not np.all(np.isfinite(array)):
+        bad = array[~np.isfinite(array)].flat[0]
+        raise ValueError(f"{name} must be finite, got {bad}")
+    return array
+
+
+def _check_axis(axis, ndim: int) -> int:
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
+        raise ValueError(f"axis must be an integer, got {axis!r}")
+    if not -ndim <= int(axis) < ndim:
+        raise ValueError(f"axis must be in [{-ndim}, {ndim - 1}] for scores of {ndim} "
+                         f"dimension(s), got {axis}")
+    return int(axis)
+
+
+def softmax(scores, axis=-1) -> np.ndarray:
+    r"""Numerically stable softmax along ``axis``.
+
+    .. math:: \mathrm{softmax}(s)_j = \frac{e^{s_j - \max_k s_k}}{\sum_l e^{s_l - \max_k s_k}}
+
+    Subtracting the maximum changes nothing mathematically (softmax is invariant under adding a
+    constant to every score) and keeps every exponential at most 1, so nothing overflows.
+    Derived in chapter 1.
+
+    Parameters
+    ----------
+    scores : array_like
+        Real scores of at least one dimension. An entry of ``-inf`` is a masked score and gets
+        weight 0 (a causal mask is written this way); NaN and ``+inf`` are rejected, and every
+        slice along ``axis`` needs at least one finite score.
+    axis : int
+        The axis whose entries are turned into weights that sum to one (default: the last).
+    """
+    scores = _check_real_array(scores, "scores")
+    if scores.ndim == 0:
+        raise ValueError("scores must have at least one dimension, got a scalar")
+    axis = _check_axis(axis, scores.ndim)
+    if np.any(np.isnan(scores)) or np.any(scores == np.inf):
+        bad = scores[np.isnan(scores) | (scores == np.inf)].flat[0]
+        raise ValueError(f"scores must be finite or -inf (masked), got {bad}")
+    if scores.shape[axis] == 0:
+        raise ValueError(f"scores must have at least one entry along axis {axis}, "
+                         f"got shape {scores.shape}")
+    if not np.all(np.any(np.isfinite(scores), axis=axis)):
+        raise ValueError("scores must have at least one finite (unmasked) entry in every slice "
+                         f"along axis {axis}")
+    e = np.exp(scores - scores.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _check_inputs(x, w_q, w_k, w_v=None):
+    """Validate x (n x d_model) and the projections; return them as float64 arrays."""
+    x = _check_finite(_check_real_array(x, "x", ndim=2), "x")
+    if x.shape[0] == 0:
+        raise ValueError(f"x must hold at least one token (row), got shape {x.shape}")
+    weights = {"w_q": w_q, "w_k": w_k} if w_v is None else {"w_q": w_q, "w_k": w_k, "w_v": w_v}
+    checked = {}
+    for name, w in weights.items():
+        w = _check_finite(_check_real_array(w, name, ndim=2), name)
+        if w.shape[0] != x.shape[1]:
+            raise ValueError(f"{name} must have one row per input feature: x has shape {x.shape}, "
+                             f"so {name} needs {x.shape[1]} rows, got shape {w.shape}")
+        checked[name] = w
+    if checked["w_q"].shape[1] != checked["w_k"].shape[1]:
+        raise ValueError(f"w_q and w_k must project to the same key dimension, got shapes "
+                         f"{checked['w_q'].shape} and {checked['w_k'].shape}")
+    if checked["w_q"].shape[1] == 0:
+        raise ValueError(f"w_q and w_k must have at least one column, got shape "
+                         f"{checked['w_q'].shape}")
+    return x, checked
+
+
+def _check_causal(causal) -> bool:
+    if not isinstance(causal, (bool, np.bool_)):
+        raise ValueError(f"causal must be True or False, got {causal!r}")
+    return bool(causal)
+
+
+def attention_weights(x, w_q, w_k, causal=False) -> np.ndarray:
+    r"""The :math:`n \times n` attention matrix of one head; rows are queries, columns keys.
+
+    .. math:: A(X) = \mathrm{softmax}\!\left(\frac{(X W_q)(X W_k)^\top}{\sqrt{d_k}}\right),
+
+    with the softmax taken over each row, so every row is a set of weights that sums to one.
+    With ``causal=True`` query :math:`i` only sees keys :math:`j \le i` (the scores above the
+    diagonal are set to :math:`-\infty` before the softmax). Derived in chapter 1.
+
+    Parameters
+    ----------
+    x : array_like, shape (n, d_model)
+        One row per token, finite.
+    w_q, w_k : array_like, shape (d_model, d_k)
+        Query and key projections; :math:`d_k` is their number of columns.
+    causal : bool
+        Apply the causal mask (a decoder's attention).
+    """
+    x, w = _check_inputs(x, w_q, w_k)
+    causal = _check_causal(causal)
+    scores = (x @ w["w_q"]) @ (x @ w["w_k"]).T / np.sqrt(w["w_q"].shape[1])
+    if causal:
+        n = x.shape[0]
+        scores = np.where(np.tril(np.ones((n, n), dtype=bool)), scores, -np.inf)
+    return softmax(scores)
+
+
+def self_attention(x, w_q, w_k, w_v, causal=False) -> np.ndarray:
+    r"""Single-head self-attention, one output row per input row.
+
+    .. math:: \mathrm{Attn}(X) = A(X)\, X W_v,
+
+    with :math:`A(X)` from :func:`attention_weights`. Without the causal mask it is permutation
+    equivariant, :math:`\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)` for every permutation matrix
+    :math:`P` (chapter 1, theorem "Permutation equivariance of self-attention"). Derived in
+    chapter 1.
+
+    Parameters
+    ----------
+    x : array_like, shape (n, d_model)
+        One row per token, finite.
+    w_q, w_k : array_like, shape (d_model, d_k)
+        Query and key projections.
+    w_v : array_like, shape (d_model, d_v)
+        Value projection.
+    causal : bool
+        Apply the causal mask.
+    """
+    x, w = _check_inputs(x, w_q, w_k, w_v)
+    return attention_weights(x, w["w_q"], w["w_k"], causal=causal) @ (x @ w["w_v"])
+
+
+@dataclass(frozen=True, eq=False)
+class ToyModel:
+    """The book's single-head attention model with a scalar readout (see :func:`toy_model`).
+
+    The arrays are read-only; ``vocab`` maps each word to its embedding (a row vector).
+    """
+
+    w_q: np.ndarray
+    w_k: np.ndarray
+    w_v: np.ndarray
+    vocab: dict
+    readout: np.ndarray
+
+    @property
+    def d(self) -> int:
+        """The model width :math:`d` (embeddings, projections and readout)."""
+        return self.w_q.shape[0]
+
+    def embed(self, words) -> np.ndarray:
+        """The input matrix of a sentence: one embedding row per word, in order.
+
+        ``words`` is a sequence of words or a string of words separated by spaces.
+        """
+        if isinstance(words, str):
+            words = words.split()
+        words = list(words)
+        unknown = [word for word in words if word not in self.vocab]
+        if unknown:
+            raise ValueError(f"words must come from the vocabulary {tuple(self.vocab)}, "
+                             f"got {unknown[0]!r}")
+        if not words:
+            raise ValueError("words must hold at least one word")
+        return np.array([self.vocab[word] for word in words])
+
+    def attention(self, x, causal=False) -> np.ndarray:
+        """:func:`self_attention` with this model's projections."""
+        return self_attention(x, self.w_q, self.w_k, self.w_v, causal=causal)
+
+    def score(self, x) -> np.ndarray:
+        r"""The pooled scalar score :math:`r^\top \tfrac1n \mathbf 1^\top \mathrm{Attn}(X)`.
+
+        The mean of the head's outputs over the tokens, read out with the vector ``readout``
+        (a stand-in for a classifier head). Chapter 1 shows it cannot tell "A hit B" from
+        "B hit A"; chapter 2 expands it in the position vectors.
+        """
+        return self.readout @ self.attention(x).mean(axis=0)
+
+
+def toy_model(d=8, seed=2021, words=("A", "hit", "B")) -> ToyModel:
+    r"""The random single-head model of chapters 1 and 2, drawn from a fixed seed.
+
+    With ``rng = np.random.default_rng(seed)``, in this order: the three projections
+    ``W_q, W_k, W_v = rng.standard_normal((3, d, d)) / sqrt(d)``, one embedding per word
+    ``rng.standard_normal((len(words), d))``, and the readout ``rng.standard_normal(d)``.
+    Derived (and drawn in the open, in the same order) in chapter 1.
+
+    Parameters
+    ----------
+    d : int
+        Model width, a positive integer.
+    seed : int
+        Seed of :func:`numpy.random.default_rng`, a non-negative integer.
+    words : sequence of str
+        The vocabulary, distinct words.
+    """
+    if isinstance(d, bool) or not isinstance(d, numbers.Integral) or d < 1:
+        raise ValueError(f"d must be a positive integer, got {d!r}")
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if isinstance(words, str):
+        raise ValueError(f"words must be a sequence of words, not a single string, got {words!r}")
+    words = tuple(words)
+    if not words or not all(isinstance(word, str) for word in words):
+        raise ValueError(f"words must be a non-empty sequence of strings, got {words!r}")
+    if len(set(words)) != len(words):
+        raise ValueError(f"words must be distinct, got {words!r}")
+    d = int(d)
+    rng = np.random.default_rng(int(seed))
+    w_q, w_k, w_v = rng.standard_normal((3, d, d)) / np.sqrt(d)
+    vocab = dict(zip(words, rng.standard_normal((len(words), d))))
+    readout = rng.standard_normal(d)
+    for array in (w_q, w_k, w_v, readout, *vocab.values()):
+        array.setflags(write=False)
+    return ToyModel(w_q=w_q, w_k=w_k, w_v=w_v, vocab=vocab, readout=readout)
