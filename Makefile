@@ -58,7 +58,7 @@ $(LAB_STAMP): $(STAMP) requirements-lab.txt
 	touch $@
 
 lab: $(LAB_STAMP) ## open the chapters in JupyterLab (the .md files open as notebooks)
-	$(BIN)/jupyter lab --ip=127.0.0.1 book/
+	$(BIN)/jupyter lab --ip=127.0.0.1 $$([ "$$(id -u)" = 0 ] && echo --allow-root) book/
 
 serve: ## preview the built site on http://127.0.0.1:8000 (PORT=... to change)
 	@test -f $(HTML)/index.html || { echo "no site yet: run 'make book' first"; exit 1; }
