@@ -75,7 +75,12 @@ def softmax(scores, axis=-1) -> np.ndarray:
     if not np.all(np.any(np.isfinite(scores), axis=axis)):
         raise ValueError("scores must have at least one finite (unmasked) entry in every slice "
                          f"along axis {axis}")
-    e = np.exp(scores - scores.max(axis=axis, keepdims=True))
+    # Hardening fix: for finite scores more than ~1.8e308 apart (say 1e308 and -1e308) the
+    # difference overflows to -inf; exp(-inf) = 0 is the right weight, but NumPy also emitted a
+    # RuntimeWarning ("overflow in subtract"), which the strict book build treats as an error.
+    with np.errstate(over="ignore"):
+        shifted = scores - scores.max(axis=axis, keepdims=True)
+    e = np.exp(shifted)
     return e / e.sum(axis=axis, keepdims=True)
 
 
@@ -127,7 +132,14 @@ def attention_weights(x, w_q, w_k, causal=False) -> np.ndarray:
     """
     x, w = _check_inputs(x, w_q, w_k)
     causal = _check_causal(causal)
-    scores = (x @ w["w_q"]) @ (x @ w["w_k"]).T / np.sqrt(w["w_q"].shape[1])
+    # Hardening fix: finite but huge inputs (x = 1e160, say) made the scores overflow to inf
+    # (or inf - inf = NaN) with a RuntimeWarning, and softmax then rejected "scores", an
+    # argument the caller never passed. Say which inputs are at fault instead.
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = (x @ w["w_q"]) @ (x @ w["w_k"]).T / np.sqrt(w["w_q"].shape[1])
+    if not np.all(np.isfinite(scores)):
+        raise ValueError("x, w_q and w_k give attention scores that overflow float64 (beyond "
+                         f"{np.finfo(np.float64).max:.3g}); scale the inputs down")
     if causal:
         n = x.shape[0]
         scores = np.where(np.tril(np.ones((n, n), dtype=bool)), scores, -np.inf)
@@ -156,7 +168,15 @@ def self_attention(x, w_q, w_k, w_v, causal=False) -> np.ndarray:
         Apply the causal mask.
     """
     x, w = _check_inputs(x, w_q, w_k, w_v)
-    return attention_weights(x, w["w_q"], w["w_k"], causal=causal) @ (x @ w["w_v"])
+    weights = attention_weights(x, w["w_q"], w["w_k"], causal=causal)
+    # Hardening fix: the values X W_v could overflow to inf (a RuntimeWarning, then inf or NaN
+    # outputs); the weights are convex, so finite values give finite outputs.
+    with np.errstate(over="ignore", invalid="ignore"):
+        values = x @ w["w_v"]
+    if not np.all(np.isfinite(values)):
+        raise ValueError("x and w_v give values x @ w_v that overflow float64 (beyond "
+                         f"{np.finfo(np.float64).max:.3g}); scale the inputs down")
+    return weights @ values
 
 
 @dataclass(frozen=True, eq=False)

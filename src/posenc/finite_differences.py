@@ -54,6 +54,18 @@ def _check_step(h) -> float:
     return h
 
 
+def _check_step_fits(x: np.ndarray, h: float, indices) -> None:
+    """Hardening fix: at a coordinate so large that x + h rounds back to x (|x| > 1e11 for
+    h = 1e-5) the differences came out 0, silently: the gradient of f(x) = x at 1e12 was 0.
+    Refuse a step that rounding changes by more than 1 % (|x| above about 1e9 for h = 1e-5)."""
+    coordinates = x[list(indices)]
+    realised = np.minimum((coordinates + h) - coordinates, coordinates - (coordinates - h))
+    bad = np.abs(realised - h) > 0.01 * h
+    if np.any(bad):
+        raise ValueError(f"h = {h} is too small for x = {coordinates[bad][0]}: in floating point "
+                         f"x + h - x = {realised[bad][0]}; use a step of about 1e-5 times |x|")
+
+
 def _check_indices(indices, name: str, size: int) -> list[int]:
     """Indices into a point of ``size`` coordinates (negative ones count from the end)."""
     if isinstance(indices, (numbers.Number, str, bytes)):
@@ -111,6 +123,7 @@ def gradient(f, x, h=1e-5) -> np.ndarray:
     f = _check_function(f)
     x = _check_point(x)
     h = _check_step(h)
+    _check_step_fits(x, h, range(x.size))
     grad = np.empty(x.size)
     for i in range(x.size):
         step = np.zeros(x.size)
@@ -157,6 +170,7 @@ def hessian_block(f, x, rows, cols, h=1e-4) -> np.ndarray:
     rows = _check_indices(rows, "rows", x.size)
     cols = _check_indices(cols, "cols", x.size)
     h = _check_step(h)
+    _check_step_fits(x, h, sorted(set(rows) | set(cols)))
 
     def at(i, si, j, sj):
         step = np.zeros(x.size)

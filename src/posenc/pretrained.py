@@ -119,6 +119,11 @@ def _read_header(path: Path, data: bytes) -> tuple[dict, int]:
         header = json.loads(data[8:8 + length].decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ValueError(f"{path}: the header is not valid UTF-8 JSON ({error})") from None
+    except RecursionError:
+        # Hardening fix: a damaged header of thousands of nested brackets made json raise
+        # RecursionError, not the ValueError naming the file that every other damage gives.
+        raise ValueError(f"{path}: the header is not a safetensors header (JSON nested too "
+                         "deeply)") from None
     if not isinstance(header, dict):
         raise ValueError(f"{path}: the header must be a JSON object, got {type(header).__name__}")
     metadata = header.get("__metadata__", {})

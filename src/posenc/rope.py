@@ -95,6 +95,12 @@ def rope(x, positions, base=10000.0, layout="interleaved") -> np.ndarray:
     else:
         first, second = np.s_[..., : d // 2], np.s_[..., d // 2:]
     out = np.empty_like(array)
-    out[first] = array[first] * cos - array[second] * sin
-    out[second] = array[first] * sin + array[second] * cos
+    # Hardening fix: a pair whose norm is beyond the largest float (1.7e308 in both coordinates,
+    # say) has no finite rotation; it used to come back as inf with a RuntimeWarning.
+    with np.errstate(over="ignore", invalid="ignore"):
+        out[first] = array[first] * cos - array[second] * sin
+        out[second] = array[first] * sin + array[second] * cos
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"x is too large to rotate: a coordinate pair's rotation overflows "
+                         f"float64 (beyond {np.finfo(np.float64).max:.3g})")
     return out
