@@ -146,13 +146,35 @@ def test_cli_rejects_unknown_figure(tmp_path, capsys):
 # --------------------------------------------------------------------------- show / build / render
 
 
-def test_show_displays_exactly_the_file_make_figures_writes(written):
+@pytest.fixture(scope="module")
+def shown(written):
+    """Every figure through ``show`` once (after ``write_all``: its second build in this process),
+    with the Figure that ``show`` builds inspected on the way, so no test builds it again."""
+    titles = {}
+    real_build = figures.build
+
+    def inspecting_build(name):
+        fig = real_build(name)
+        titles[name] = {"suptitle": fig.get_suptitle(), "texts": len(fig.texts),
+                        "axes": [ax.get_title(loc=loc) for ax in fig.axes
+                                 for loc in ("left", "center", "right")]}
+        return fig
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(figures, "build", inspecting_build)
+    try:
+        return {name: figures.show(name) for name in figures.names()}, titles
+    finally:
+        patch.undo()
+
+
+def test_show_displays_exactly_the_file_make_figures_writes(written, shown):
     """The notebook (and so the site) gets the very bytes of figures/NAME.svg."""
     for name in figures.names():
-        shown = figures.show(name)
+        shown_figure = shown[0][name]
         rendered = (written["a"] / f"{name}.svg").read_bytes()  # == render(name, "svg")
-        assert shown._repr_svg_().encode("utf-8") == rendered, name
-        assert name in repr(shown)
+        assert shown_figure._repr_svg_().encode("utf-8") == rendered, name
+        assert name in repr(shown_figure)
 
 
 def test_render_and_show_leave_no_figure_open():
@@ -165,18 +187,15 @@ def test_render_and_show_leave_no_figure_open():
     assert plt.get_fignums() == [], "render()/show() leaves its pyplot figure open"
 
 
-def test_figures_have_no_title():
-    """Captions live in the book's cell metadata; a matplotlib title would duplicate them."""
-    for name in figures.names():
-        fig = figures.build(name)
-        try:
-            assert fig.get_suptitle() == "", name
-            assert not fig.texts, name
-            for ax in fig.axes:
-                for loc in ("left", "center", "right"):
-                    assert ax.get_title(loc=loc) == "", f"{name} has an axes title"
-        finally:
-            plt.close(fig)
+def test_figures_have_no_title(shown):
+    """Captions live in the book's cell metadata; a matplotlib title would duplicate them.
+    (Checked on the Figure that ``show`` built, see the ``shown`` fixture.)"""
+    titles = shown[1]
+    assert set(titles) == set(figures.names())
+    for name, seen in titles.items():
+        assert seen["suptitle"] == "", name
+        assert not seen["texts"], name
+        assert all(title == "" for title in seen["axes"]), f"{name} has an axes title"
 
 
 def test_build_unknown_name_raises():
@@ -294,3 +313,50 @@ def test_figure_cells_have_caption_and_alt_text(book_cells):
         if not isinstance(alt, str) or not alt.strip():
             problems.append(f"{where} ({name}): no alt text (mystnb.image.alt)")
     assert not problems, "\n".join(problems)
+
+
+# --------------------------------------------------------------------------- interactive twins
+
+SHOW_INTERACTIVE = re.compile(r"show_interactive\(\s*(['\"])(?P<name>[^'\"]+)\1\s*\)")
+
+
+def test_each_interactive_figure_is_shown_once_in_the_book(book_cells):
+    from posenc.figures import interactive
+
+    shown = Counter(m.group("name") for _, _, _, source in book_cells
+                    for m in SHOW_INTERACTIVE.finditer(source))
+    assert sorted(shown) == interactive.names() and set(shown.values()) == {1}, shown
+
+
+@pytest.mark.parametrize("name", ["decay", "schedules", "rope"])
+def test_interactive_figure_carries_its_data_compactly(name):
+    """Slider steps hold precomputed data for every value; numbers are rounded; the HTML is a
+    marked div with an accessible label and a script that draws it with the site's Plotly."""
+    from posenc.figures import interactive
+
+    shown = interactive.show_interactive(name)
+    spec = shown.spec()
+    (slider,) = spec["layout"]["sliders"]
+    (menu,) = spec["layout"]["updatemenus"]
+    assert len(slider["steps"]) >= 5 and len(menu["buttons"]) >= 3
+    first, last = slider["steps"][0]["args"][0]["y"], slider["steps"][-1]["args"][0]["y"]
+    assert first != last, "slider steps carry the same data"
+    visible = [button["args"][0]["visible"] for button in menu["buttons"]]
+    assert all(len(v) == len(spec["data"]) for v in visible) and len({str(v) for v in visible}) == len(visible)
+    numbers = [v for step in slider["steps"] for y in step["args"][0]["y"] for v in y]
+    assert all(v is None or float(f"{v:.{interactive.SIGNIFICANT}g}") == v for v in numbers)
+    page = shown._repr_html_()
+    assert f'class="{interactive.MARKER}"' in page and 'aria-label="' in page
+    assert "Plotly.newPlot" in page and "http" not in page.split("<script>")[0]
+    assert len(page) < 150_000, f"{name}: {len(page) // 1024} KB of HTML"
+
+def test_interactive_figure_bundle_for_jupyter_and_for_the_site(monkeypatch):
+    """JupyterLab gets Plotly's mime type (its renderer ships with plotly); the book build, which
+    sets POSENC_HTML_ONLY, gets the HTML alone."""
+    from posenc.figures import interactive
+
+    shown = interactive.show_interactive("rope")
+    monkeypatch.delenv(interactive.HTML_ONLY_VARIABLE, raising=False)
+    assert {"text/html", interactive.PLOTLY_MIME} <= set(shown._repr_mimebundle_())
+    monkeypatch.setenv(interactive.HTML_ONLY_VARIABLE, "1")
+    assert interactive.PLOTLY_MIME not in shown._repr_mimebundle_()

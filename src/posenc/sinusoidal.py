@@ -70,14 +70,11 @@ def sinusoidal(positions, d, base=10000.0, layout="interleaved") -> np.ndarray:
     theta = frequencies(d, base)
     layout = check_layout(layout)
     angles = np.multiply.outer(t, theta)
-    table = np.empty((t.size, d))
+    # Contiguous sin and cos, then one interleaving copy: the same values bit for bit as
+    # writing them into strided columns, which was about three times slower (make bench).
     if layout == "interleaved":
-        table[:, 0::2] = np.sin(angles)
-        table[:, 1::2] = np.cos(angles)
-    else:
-        table[:, : d // 2] = np.sin(angles)
-        table[:, d // 2:] = np.cos(angles)
-    return table
+        return np.stack([np.sin(angles), np.cos(angles)], axis=-1).reshape(t.size, d)
+    return np.concatenate([np.sin(angles), np.cos(angles)], axis=1)
 
 
 def shift_matrix(k, d, base=10000.0, layout="interleaved") -> np.ndarray:

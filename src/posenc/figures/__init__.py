@@ -89,13 +89,17 @@ def render(name: str, fmt: str) -> bytes:
     if fmt not in FORMATS:
         raise ValueError(f"fmt must be one of {FORMATS}, got {fmt!r}")
     fig = build(name)
-    buffer = io.BytesIO()
     try:
-        with matplotlib.rc_context(STYLE):
-            fig.savefig(buffer, format=fmt, metadata=SAVE_METADATA[fmt])
+        return _save(fig, fmt)
     finally:
         # Closed at once: pyplot would otherwise keep it (and a notebook would show it twice).
         plt.close(fig)
+
+
+def _save(fig: Figure, fmt: str) -> bytes:
+    buffer = io.BytesIO()
+    with matplotlib.rc_context(STYLE):
+        fig.savefig(buffer, format=fmt, metadata=SAVE_METADATA[fmt])
     return buffer.getvalue()
 
 
@@ -124,10 +128,16 @@ def write_all(outdir: str | Path, selected: Iterable[str] | None = None) -> list
     outdir.mkdir(parents=True, exist_ok=True)
     written = []
     for name in (names() if selected is None else list(selected)):
-        for fmt in FORMATS:
-            path = outdir / f"{name}.{fmt}"
-            path.write_bytes(render(name, fmt))
-            written.append(path)
+        # Built once and saved in every format (the same bytes as render(name, fmt) for each
+        # format, which the tests check): building is most of the cost of a figure.
+        fig = build(name)
+        try:
+            for fmt in FORMATS:
+                path = outdir / f"{name}.{fmt}"
+                path.write_bytes(_save(fig, fmt))
+                written.append(path)
+        finally:
+            plt.close(fig)
     return written
 
 
