@@ -55,6 +55,8 @@ def make_small_book(tmp: Path, pages: dict[str, str], with_library: bool = False
     shutil.copytree(ROOT / "tools", tmp / "tools", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "requirements.txt", tmp / "requirements.txt")
     (tmp / "book" / "references.bib").write_text((ROOT / "book" / "references.bib").read_text())
+    if (ROOT / "book" / "_static").is_dir():  # _config.yml's html_static_path
+        shutil.copytree(ROOT / "book" / "_static", tmp / "book" / "_static")
     if with_library:
         shutil.copytree(ROOT / "src", tmp / "src", ignore=shutil.ignore_patterns("__pycache__"))
     names = list(pages)

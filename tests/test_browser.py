@@ -120,3 +120,135 @@ def test_chapter_math_is_really_rendered(browser, server, built_site):
     page.evaluate("MathJax.startup.promise")
     assert page.evaluate("document.querySelectorAll('mjx-container').length") > 0
     page.close()
+
+
+INTERACTIVE = {"book/ch05-decay-integral.html": "decay",
+               "book/ch07-bases-schedules.html": "schedules",
+               "book/ch12-rope.html": "rope"}
+
+
+@pytest.mark.parametrize("relative", sorted(INTERACTIVE))
+def test_interactive_figure_draws_and_responds(browser, server, relative):
+    """Each interactive figure is drawn by the site's own Plotly, reads out values on hover, and
+    its slider and its menu change what is plotted."""
+    name = INTERACTIVE[relative]
+    page, outside, errors = visit(browser, f"{server}/{relative}", server)
+    selector = f"#posenc-plotly-{name}"
+    div = page.locator(selector)
+    page.wait_for_function(f"document.querySelector('{selector}').data !== undefined",
+                           timeout=20000)
+    assert div.locator("svg.main-svg").count() > 0, "no plot SVG"
+    assert div.get_attribute("aria-label").strip()
+    buttons = page.evaluate(f"[...document.querySelectorAll('{selector} .modebar-btn')]"
+                            ".map(b => b.getAttribute('data-title'))")
+    assert "Zoom" in buttons and not [b for b in buttons if "share" in b.lower() or "cloud" in b.lower()]
+    ys = f"JSON.stringify(document.querySelector('{selector}').data.map(t => t.y))"
+    visible = f"JSON.stringify(document.querySelector('{selector}').data.map(t => t.visible))"
+    div.scroll_into_view_if_needed()
+
+    # hover read-out
+    box = div.locator(".nsewdrag").first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.5)
+    page.wait_for_function(f"document.querySelectorAll('{selector} .hoverlayer text').length > 0",
+                           timeout=5000)
+
+    # the slider: a click at the left end of its rail selects the first value
+    before = page.evaluate(ys)
+    rail = div.locator(".slider-rail-touch-rect").first.bounding_box()
+    page.mouse.click(rail["x"] + 2, rail["y"] + rail["height"] / 2)
+    page.wait_for_function(f"{ys} !== {before!r}", timeout=5000)
+
+    # the menu: open it and choose its first item (another dimension d)
+    shown = page.evaluate(visible)
+    div.locator(".updatemenu-header-group").first.click()
+    div.locator(".updatemenu-dropdown-button").first.click()
+    page.wait_for_function(f"{visible} !== {shown!r}", timeout=5000)
+
+    assert not outside, f"requests left 127.0.0.1: {outside}"
+    assert not errors, f"console errors: {errors}"
+    page.close()
+
+
+# A word each chapter below explains and, when this test was written, the only page that did.
+SEARCHES = {"Fresnel": "book/ch07-bases-schedules.html", "Abel": "book/ch12-rope.html"}
+
+
+@pytest.mark.parametrize("word", sorted(SEARCHES))
+def test_search_finds_chapter_content_offline(browser, server, word):
+    page, outside, errors = visit(browser, f"{server}/search.html?q={word}", server)
+    page.wait_for_function("""() => [...document.querySelectorAll('#search-results p, .search-summary')]
+        .some(p => p.textContent.includes('Search finished'))""", timeout=20000)
+    found = {urlsplit(href).path.lstrip("/") for href in page.evaluate(
+        "[...document.querySelectorAll('#search-results ul.search li a')].map(a => a.href)")}
+    assert SEARCHES[word] in found, f"search for {word!r} found {sorted(found)}"
+    assert not outside, f"requests left 127.0.0.1: {outside}"
+    assert not errors, f"console errors: {errors}"
+    page.close()
+
+
+MEASURE = """() => {
+    const article = document.querySelector('article.bd-article') || document.querySelector('main');
+    const right = article.getBoundingClientRect().right;
+    const math = [...document.querySelectorAll('div.math mjx-container')].filter(c => {
+        const box = c.querySelector('mjx-math').getBoundingClientRect();
+        return c.scrollWidth > c.clientWidth + 1 || box.right > right + 1;
+    }).map(c => c.parentElement.textContent.trim().slice(0, 50));
+    const images = [...article.querySelectorAll('figure img, img.figure')].map(img => ({
+        src: img.src.split('/').pop(), ratio: img.getBoundingClientRect().width / img.naturalWidth}));
+    return {overflow: document.documentElement.scrollWidth - innerWidth, math, images};
+}"""
+
+
+DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def layouts(browser, server, built_site):
+    """Every page laid out on a desktop and on a phone screen: page overflow, display math
+    wider than the column, figure scales. Pages load a few at a time to keep this quick."""
+    measured = {"desktop": {}, "phone": {}}
+    pages = site_pages(built_site)
+    for start in range(0, len(pages), 4):
+        batch = []
+        for relative in pages[start:start + 4]:
+            page = browser.new_page(viewport=DESKTOP)
+            page.route("**/*", lambda route: route.continue_()
+                       if route.request.url.startswith(server) or route.request.url.startswith("data:")
+                       else route.abort())
+            page.goto(f"{server}/{relative}", wait_until="commit")
+            batch.append((relative, page))
+        for relative, page in batch:
+            page.wait_for_load_state("load")
+            if page.evaluate("document.querySelectorAll('.math').length"):
+                page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise",
+                                       timeout=20000)
+                page.evaluate("MathJax.startup.promise")
+            measured["desktop"][relative] = page.evaluate(MEASURE)
+            page.set_viewport_size(PHONE)
+            measured["phone"][relative] = page.evaluate(MEASURE)
+            page.close()
+    return measured
+
+
+def test_display_math_fits_the_column_on_desktop(layouts):
+    """On a 1280 px screen no display equation is wider than the text column (break it with an
+    aligned environment instead; on a phone wide equations scroll inside their own box)."""
+    wide = {page: m["math"] for page, m in layouts["desktop"].items() if m["math"]}
+    assert not wide, f"display equations wider than the column: {wide}"
+
+
+def test_figures_are_not_shrunk_on_desktop(layouts):
+    """Figures are drawn with readable fonts at their natural size (8 in wide, 10 pt type); shown
+    at less than 70% of it on a desktop screen, their labels fall below about 7 pt."""
+    desktop = layouts["desktop"]
+    assert sum(len(m["images"]) for m in desktop.values()) > 20, "no figures measured"
+    shrunk = [(page, image["src"][:12], round(image["ratio"], 2))
+              for page, m in desktop.items() for image in m["images"] if image["ratio"] < 0.7]
+    assert not shrunk, f"figures shown below 70% of their natural width: {shrunk}"
+
+
+def test_no_page_scrolls_sideways_on_a_phone(layouts):
+    """Long inline code wraps and wide equations scroll inside their own box (book/_static/
+    custom.css), so the page itself never needs a sideways scroll on a 390 px phone."""
+    overflowing = {page: m["overflow"] for page, m in layouts["phone"].items() if m["overflow"] > 1}
+    assert not overflowing, f"pages wider than a 390 px screen (px of overflow): {overflowing}"

@@ -10,12 +10,17 @@
    `mathjax_path` points; sphinx-thebe's scripts (and their unpkg.com URL) are removed.
 3. Valid pages: ids repeated by sphinx-proof and sphinx-exercise are numbered.
 4. Downloads: each chapter's download button offers the executed notebook (.ipynb).
+5. Interactive figures: plotly.min.js (from the pinned `plotly` package) is copied once into
+   `<html>/plotly/` and loaded only by the pages whose body holds an interactive figure (a div of
+   class `posenc-plotly`, written by `posenc.figures.interactive`); ipywidgets state, which the
+   build records for Jupyter-only explorer cells, is not put into pages that have no widget JS.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import re
 import shutil
 from pathlib import Path
@@ -31,6 +36,9 @@ REQUIREMENTS = [ROOT / "requirements.txt", ROOT / "requirements-nodeps.txt"]
 FINGERPRINT_FILE = "posenc-fingerprint.txt"
 USES_POSENC = re.compile(r"^\s*(from|import)\s+posenc\b", re.MULTILINE)
 THEBE_CONFIG = re.compile(r'<script type="text/x-thebe-config">.*?</script>', re.DOTALL)
+PLOTLY_MARKER = 'class="posenc-plotly"'  # posenc.figures.interactive.MARKER
+PLOTLY_SCRIPT = "plotly/plotly.min.js"  # relative to the output folder
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 
 def _digest(paths: list[Path]) -> str:
@@ -87,6 +95,31 @@ def invalidate_stale_results(app: Sphinx, env, added, changed, removed) -> list[
     return stale
 
 
+def discard_damaged_cache(app: Sphinx, env, added, changed, removed) -> list[str]:
+    """`env-get-outdated` handler: a damaged execution cache is deleted, never served.
+
+    Opens the cache and reads every record's executed notebook. If anything fails (global.db
+    overwritten, a cached notebook deleted or garbled), the cache folder is removed and every
+    page is marked outdated, so each chapter re-executes from its source. Runs before
+    `invalidate_stale_results`, which opens the same database.
+    """
+    cache_dir = Path(env.mystnb_config.execution_cache_path)
+    if not cache_dir.exists():
+        return []
+    try:
+        from jupyter_cache import get_cache
+
+        cache = get_cache(str(cache_dir))
+        for record in cache.list_cache_records():
+            cache.get_cache_bundle(record.pk)  # reads and parses the executed notebook
+    except Exception as error:  # sqlite, JSON, missing file: any damage means the same
+        LOGGER.info("the execution cache %s is damaged (%s: %s): deleting it and re-executing "
+                    "every chapter", cache_dir, type(error).__name__, str(error)[:200])
+        shutil.rmtree(cache_dir)
+        return sorted(env.found_docs)
+    return []
+
+
 def mathjax_source() -> Path:
     spec = importlib.util.find_spec("mathjax")
     if spec is None or not spec.submodule_search_locations:
@@ -127,6 +160,47 @@ def drop_thebe(app: Sphinx, pagename, templatename, context, doctree) -> None:
             context[key] = [asset for asset in context[key] if not is_thebe(asset)]
     if "body" in context:
         context["body"] = THEBE_CONFIG.sub("", context["body"])
+
+
+def plotly_source() -> Path:
+    spec = importlib.util.find_spec("plotly")
+    if spec is None or not spec.submodule_search_locations:
+        raise ExtensionError("plotly not found: install the pinned requirements with `make book`")
+    source = Path(list(spec.submodule_search_locations)[0]) / "package_data" / "plotly.min.js"
+    if not source.is_file():
+        raise ExtensionError(f"plotly found but {source} is missing")
+    return source
+
+
+def copy_plotly(app: Sphinx) -> None:
+    """`builder-inited`: copy plotly.min.js into the site before pages are written (Sphinx adds
+    a checksum of the file to the script's URL)."""
+    if app.builder.format != "html":
+        return
+    source, target = plotly_source(), Path(app.outdir) / PLOTLY_SCRIPT
+    if not target.exists() or target.read_bytes() != source.read_bytes():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+
+
+def load_plotly_where_needed(app: Sphinx, pagename, templatename, context, doctree) -> None:
+    """Give the pages with an interactive figure (and only those) a <script> for plotly.min.js;
+    the script goes in the page head, so it runs before the figures' inline scripts."""
+    if PLOTLY_MARKER not in context.get("body", "") or "script_files" not in context:
+        return
+    from sphinx.builders.html._assets import _JavaScript
+
+    context["script_files"].append(_JavaScript(PLOTLY_SCRIPT))
+
+
+def drop_widget_state(app: Sphinx, pagename, templatename, context, doctree) -> None:
+    """The explorer cells (ipywidgets, tagged remove-cell) run in the build, which records their
+    widget state; with no widget JavaScript on the site (nb_ipywidgets_js is empty) that state
+    would be dead weight in the page."""
+    if "script_files" in context:  # in place: the list is the builder's own
+        context["script_files"][:] = [
+            asset for asset in context["script_files"]
+            if getattr(asset, "attributes", {}).get("type") != WIDGET_STATE]
 
 
 def unique_ids(app: Sphinx, doctree, docname: str) -> None:
@@ -175,9 +249,17 @@ def offer_notebook_download(app: Sphinx, pagename, templatename, context, doctre
 
 
 def setup(app: Sphinx):
+    app.connect("env-get-outdated", discard_damaged_cache, priority=400)
+    # Chapters' kernels inherit this: interactive figures then output their HTML alone, not
+    # also Plotly's mime type (for JupyterLab), which MyST-NB would warn about.
+    os.environ["POSENC_HTML_ONLY"] = "1"  # posenc.figures.interactive.HTML_ONLY_VARIABLE
     app.connect("env-get-outdated", invalidate_stale_results)
     app.connect("build-finished", copy_mathjax)
     app.connect("html-page-context", drop_thebe)
+    app.connect("builder-inited", copy_plotly)
+    # after MyST-NB has added a page's own scripts (priority 500)
+    app.connect("html-page-context", load_plotly_where_needed, priority=900)
+    app.connect("html-page-context", drop_widget_state, priority=900)
     app.connect("doctree-resolved", unique_ids)
     # before the theme builds its header buttons (priority 501)
     app.connect("html-page-context", offer_notebook_download, priority=400)
