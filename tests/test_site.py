@@ -145,3 +145,108 @@ def test_every_figure_has_a_numbered_caption(soups):
            if not fig.select_one("figcaption .caption-number")
            or not fig.select_one("figcaption").get_text(strip=True)]
     assert not bad, f"figures without a numbered caption: {bad}"
+
+
+def test_plotly_is_served_by_the_site_only_where_needed(soups, built_site):
+    """plotly.min.js comes from <html>/plotly/ (not a CDN, not _static/), and only the pages
+    with an interactive figure (a div of class posenc-plotly) load it."""
+    served = (built_site / "plotly" / "plotly.min.js").resolve()
+    assert served.is_file() and served.stat().st_size > 1_000_000
+    with_figures, loading = set(), set()
+    for path, soup in soups.items():
+        figures = soup.select("div.posenc-plotly")
+        if figures:
+            with_figures.add(path.name)
+        assert all(div.get("aria-label", "").strip() for div in figures), f"{path.name}: no aria-label"
+        for el in soup.find_all("script", src=True):
+            if "plotly" in el["src"].lower():
+                target = (path.parent / unquote(urlsplit(el["src"]).path)).resolve()
+                assert target == served, f"{path.name}: Plotly from {el['src']}"
+                loading.add(path.name)
+    assert {"ch05-decay-integral.html", "ch07-bases-schedules.html", "ch12-rope.html"} <= with_figures
+    assert loading == with_figures, f"Plotly loaded by {sorted(loading)}, needed by {sorted(with_figures)}"
+    assert not list((built_site / "_static").rglob("plotly*.js")), "Plotly under _static/ (every page)"
+
+
+def test_no_widget_state_or_widget_manager_in_pages(soups):
+    """The ipywidgets explorers are for Jupyter only: no page carries their state or a manager."""
+    offenders = [(path.name, el.get("type") or el.get("src")) for path, soup in soups.items()
+                 for el in soup.find_all("script")
+                 if el.get("type") == "application/vnd.jupyter.widget-state+json"
+                 or "require.min.js" in el.get("src", "") or "embed-amd" in el.get("src", "")]
+    assert not offenders, offenders
+
+
+PRF_OPEN = re.compile(r"^(`{3,}|:{3,})\{prf:(\w+)\}")
+CITE_ROLE = re.compile(r"\{cite(?::\w+)?\}`([^`]+)`")
+
+
+def book_sources() -> list[Path]:
+    return [path for path in toc_files() if path.parent.name == "book" and path.suffix == ".md"]
+
+
+def prf_labels(text: str) -> list[str]:
+    """The `:label:` of every prf directive except proofs (which sphinx-proof does not index)."""
+    labels, lines = [], text.splitlines()
+    for number, line in enumerate(lines):
+        match = PRF_OPEN.match(line.strip())
+        if not match or match.group(2) == "proof":
+            continue
+        for option in lines[number + 1:]:
+            if not option.startswith(":") or option.startswith(match.group(1)[:3]):
+                break
+            if option.startswith(":label:"):
+                labels.append(option.split(":", 2)[2].strip())
+    return labels
+
+
+def test_proof_index_lists_every_labelled_statement(built_site):
+    index = built_site / "prf-prf.html"
+    assert index.exists(), "sphinx-proof wrote no proof index (prf-prf.html)"
+    soup = BeautifulSoup(index.read_text(encoding="utf-8"), "html.parser")
+    # each entry links to the statement: href "book/chNN-….html#<label>", text "<label>"
+    listed = {a.get_text(strip=True) for a in soup.select("article a[href], main a[href]")
+              if urlsplit(a["href"]).fragment == a.get_text(strip=True)}
+    labels = {label: source.name for source in book_sources()
+              for label in prf_labels(source.read_text(encoding="utf-8"))}
+    assert len(labels) > 40, f"found only {len(labels)} labelled statements: is the parser broken?"
+    missing = sorted(f"{label} ({name})" for label, name in labels.items() if label not in listed)
+    assert not missing, f"labelled statements missing from the proof index: {missing}"
+    intro = BeautifulSoup((built_site / "book" / "intro.html").read_text(encoding="utf-8"),
+                          "html.parser").select_one("article")
+    assert intro.select('a[href$="prf-prf.html"]'), "the introduction does not link the proof index"
+
+
+def _plain(text: str) -> str:
+    """Letters and digits only, case-folded: compares a BibTeX title with its rendering."""
+    return "".join(ch for ch in re.sub(r"\\[a-zA-Z]+|[{}]", "", text).casefold() if ch.isalnum())
+
+
+def test_every_citation_resolves_to_the_bibliography(soups, built_site):
+    from pybtex.database import parse_file
+
+    entries = parse_file(str(HTML.parents[1] / "book" / "references.bib")).entries
+    cited = {key.strip(): source.name for source in book_sources()
+             for keys in CITE_ROLE.findall(source.read_text(encoding="utf-8"))
+             for key in keys.split(",")}
+    assert cited, "no {cite} roles found in the book"
+    unknown = sorted(f"{key} ({name})" for key, name in cited.items() if key not in entries)
+    assert not unknown, f"cited keys missing from book/references.bib: {unknown}"
+
+    unresolved = []
+    for path, soup in soups.items():
+        article = soup.select_one("article") or soup
+        prose = " ".join(text for text in article.find_all(string=True)
+                         if not text.find_parent(["code", "pre", "script", "style"]))
+        unresolved += [(path.name, m) for m in re.findall(r"\{cite[^}]*\}`[^`]*`?", prose)]
+        unresolved += [(path.name, el.get_text(strip=True)) for el in soup.select(".bibtex-citation")
+                       if not el.select('a[href*="bibliography.html#"]')]
+    assert not unresolved, f"unresolved citations: {unresolved[:10]}"
+
+    page = BeautifulSoup((built_site / "book" / "bibliography.html").read_text(encoding="utf-8"),
+                         "html.parser")
+    listed = [_plain(el.get_text(" ")) for el in page.select('[role="doc-biblioentry"]')]
+    absent = sorted(key for key in cited
+                    if not any(_plain(entries[key].fields.get("title", key)) in entry
+                               for entry in listed))
+    assert not absent, f"cited works missing from the bibliography page: {absent}"
