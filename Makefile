@@ -39,9 +39,8 @@ test: book ## build the book, then run every test (library, chapters, figures, s
 figures: $(STAMP) ## write every figure of the book as SVG, PNG and PDF into figures/
 	$(PY) -m posenc.figures figures
 
-bench: $(STAMP) ## measure numerics and build times (tables and JSON in _build/bench/)
-	$(PY) bench/decay_numerics.py --out _build/bench
-	$(PY) bench/build_times.py --out _build/bench
+bench: $(STAMP) ## measure builds, page weight and numerics (_build/bench/bench.md and .json)
+	$(PY) bench/run.py --out _build/bench
 
 notebooks: book ## each executed chapter as .ipynb in _build/html/notebooks (pages link their own)
 	@# every build writes them next to the page sources, where each page's download button points

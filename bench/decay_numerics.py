@@ -5,18 +5,14 @@
 Measured in one run: time per point and error of posenc.decay_integral (the closed form),
 QUADPACK's oscillatory rule QAWO on the u-form, and plain adaptive quad on the t-form, at
 x in {1, 1e2, 1e4, 1e6}; the closed form's worst error over the target grid; 1e6 points.
-Writes a Markdown table and a JSON file (`make bench` puts them in _build/bench/).
+A section of `make bench` (bench/run.py writes the report).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import platform
-import sys
 import time
 import warnings
-from pathlib import Path
 
 import mpmath as mp
 import numpy as np
@@ -25,6 +21,7 @@ from scipy.integrate import IntegrationWarning, quad
 
 import posenc
 
+TITLE = "Decay integral: closed form against QUADPACK"
 BASE = 1e4
 XS = [1.0, 1e2, 1e4, 1e6]
 TARGETS = {"max_error": 1e-13, "speedup_vs_qawo": 100.0, "speedup_vs_quad": 1000.0,
@@ -139,7 +136,7 @@ def measure() -> dict:
 
 
 def markdown(results: dict) -> str:
-    lines = [f"## Decay integral numerics (b = {results['base']:g}; reference: mpmath, 40 digits)", "",
+    lines = [f"b = {results['base']:g}; reference: mpmath, 40 digits.", "",
              "| x | method | time per point | abs. error | QUADPACK warning |",
              "|---:|---|---:|---:|---|"]
     for row in results["rows"]:
@@ -153,24 +150,5 @@ def markdown(results: dict) -> str:
               f"{results['speedup_vs_qawo_at_1e4']:.0f}x faster than QAWO and "
               f"{results['speedup_vs_quad_at_1e4']:.0f}x faster than plain quad; one scalar call "
               f"(Python overhead included) is {results['scalar_speedup_vs_qawo_at_1e4']:.0f}x "
-              f"faster than QAWO", "",
-              "| target | met |", "|---|---|"]
-    lines += [f"| {name} | {'yes' if met else 'NO'} |" for name, met in results["targets"].items()]
+              f"faster than QAWO"]
     return "\n".join(lines) + "\n"
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path("_build/bench"))
-    args = parser.parse_args(argv)
-    results = measure()
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "decay_numerics.json").write_text(json.dumps(results, indent=2))
-    table = markdown(results)
-    (args.out / "decay_numerics.md").write_text(table)
-    print(table)
-    return 0 if all(results["targets"].values()) else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
