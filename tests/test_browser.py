@@ -237,14 +237,16 @@ def test_display_math_fits_the_column_on_desktop(layouts):
     assert not wide, f"display equations wider than the column: {wide}"
 
 
-def test_figures_are_not_shrunk_on_desktop(layouts):
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_figures_are_not_shrunk(layouts, screen):
     """Figures are drawn with readable fonts at their natural size (8 in wide, 10 pt type); shown
-    at less than 70% of it on a desktop screen, their labels fall below about 7 pt."""
-    desktop = layouts["desktop"]
-    assert sum(len(m["images"]) for m in desktop.values()) > 20, "no figures measured"
+    at less than 70% of it, their labels fall below about 7 pt. On a phone they keep 560 px and
+    scroll inside their own box (book/_static/custom.css)."""
+    measured = layouts[screen]
+    assert sum(len(m["images"]) for m in measured.values()) > 20, "no figures measured"
     shrunk = [(page, image["src"][:12], round(image["ratio"], 2))
-              for page, m in desktop.items() for image in m["images"] if image["ratio"] < 0.7]
-    assert not shrunk, f"figures shown below 70% of their natural width: {shrunk}"
+              for page, m in measured.items() for image in m["images"] if image["ratio"] < 0.7]
+    assert not shrunk, f"figures shown below 70% of their natural width on a {screen}: {shrunk}"
 
 
 def test_no_page_scrolls_sideways_on_a_phone(layouts):

@@ -35,7 +35,14 @@ MARKER = "posenc-plotly"  # class of the div; tools/book_ext.py looks for it in 
 HTML_ONLY_VARIABLE = "POSENC_HTML_ONLY"
 PLOTLY_MIME = "application/vnd.plotly.v1+json"
 SIGNIFICANT = 4  # digits kept in the JSON: plenty for a plot, and it keeps pages light
-HEIGHT = 440
+# Vertical layout in pixels. The controls sit under the plot, one below the other, each placed
+# a fixed number of pixels below the plot area (paper y = 0 plus a pad): side by side they
+# collided with each other and with the axis title on a 390 px phone, and a paper-relative
+# position moved whenever a legend that wraps on a narrow screen shrank the plot area.
+SLIDER_BELOW = 55  # px from the plot area down to the slider (clears tick labels and x title)
+MENU_BELOW = 140  # px down to the menu (clears the slider's label, rail and ticks)
+MARGIN_TOP, MARGIN_BOTTOM = 70, 185
+HEIGHT = 520
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#7f7f7f")
 # No Plotly logo (a link to plotly.com) and no "Share chart" button (an upload to Plotly Cloud):
 # this book's pages talk to no other site.
@@ -90,7 +97,7 @@ def _power_label(value: float) -> str:
 def _base_layout(xtitle: str, ytitle: str, **extra) -> dict:
     layout = {
         "height": HEIGHT,
-        "margin": {"l": 60, "r": 20, "t": 70, "b": 110},
+        "margin": {"l": 60, "r": 20, "t": MARGIN_TOP, "b": MARGIN_BOTTOM},
         "font": {"size": 13},
         # an empty template: Plotly's default one would add 6 KB of JSON to every figure
         "template": {"layout": {}},
@@ -121,8 +128,8 @@ def _slider_and_menu(traces: Sequence[int], ys: Callable[[float], list],
     slider = {
         "active": list(slider_values).index(slider_default),
         "currentvalue": {"prefix": slider_prefix},
-        "pad": {"t": 45, "l": 0},
-        "len": 0.78, "x": 0.22,
+        "x": 0.0, "len": 1.0, "y": 0.0, "yanchor": "top",
+        "pad": {"t": SLIDER_BELOW, "l": 0},
         "steps": [{"method": "restyle", "label": slider_label(s),
                    "args": [{"y": [rounded(y) for y in ys(s)]}, list(traces)]}
                   for s in slider_values],
@@ -130,8 +137,8 @@ def _slider_and_menu(traces: Sequence[int], ys: Callable[[float], list],
     menu = {
         "type": "dropdown", "direction": "up",
         "active": list(menu_values).index(menu_default),
-        "x": 0.0, "xanchor": "left", "y": -0.2, "yanchor": "top",
-        "pad": {"t": 0, "r": 10},
+        "x": 0.0, "xanchor": "left", "y": 0.0, "yanchor": "top",
+        "pad": {"t": MENU_BELOW, "r": 10},
         "buttons": [{"method": "restyle", "label": menu_label(m), "args": [{"visible": visible(m)}]}
                     for m in menu_values],
     }
@@ -214,19 +221,19 @@ def schedules_figure():
     blues = ("#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c")
     for base, colour in zip(SCHEDULE_BASES, blues):
         fig.add_scatter(x=rounded(x), y=rounded(decay_integral(x, base)), mode="lines",
-                        name=f"b<sup>−t</sup>, b = {_power_label(base)}",
+                        name=f"b<sup>−t</sup>, {_power_label(base)}",
                         line={"color": colour, "width": 1.5}, hovertemplate="%{y:.4f}")
     fig.add_scatter(x=rounded(x), y=rounded(power_integral(x, 1.0)), mode="lines",
-                    name="t (sin x / x)", line={"color": "#555", "width": 1.5, "dash": "dash"},
+                    name="t", line={"color": "#555", "width": 1.5, "dash": "dash"},
                     hovertemplate="%{y:.4f}")
     fixed = len(fig.data)
     a0, d0 = 2.0, 128
     fig.add_scatter(x=rounded(x), y=rounded(schedule_alpha_integral(x, a0)), mode="lines",
-                    name="t<sup>α</sup>, integral", line={"color": COLORS[1], "width": 3},
+                    name="t<sup>α</sup>", line={"color": COLORS[1], "width": 3},
                     hovertemplate="%{y:.4f}")
     for d in SCHEDULE_DIMS:
         fig.add_scatter(x=rounded(x), y=rounded(power_sum(x, d, a0)), mode="lines",
-                        name=f"t<sup>α</sup>, finite sum, d = {d}", visible=d == d0,
+                        name="t<sup>α</sup>, sum", visible=d == d0,
                         line={"color": COLORS[1], "width": 1.5, "dash": "dot"},
                         hovertemplate="%{y:.4f}")
     sliders, menus = _slider_and_menu(
@@ -238,7 +245,7 @@ def schedules_figure():
     fig.update_layout(**_base_layout(
         "relative distance x", "J(x) = ∫₀¹ cos(xθₜ) dt",
         sliders=sliders, updatemenus=menus, shapes=[_zero_line()]))
-    fig.update_layout(height=HEIGHT + 20, margin={"t": 90})
+    fig.update_layout(height=HEIGHT + 20, margin={"t": MARGIN_TOP + 20})
     fig.update_xaxes(range=[0, 60])
     fig.update_yaxes(range=[-0.3, 1.02])
     return fig
