@@ -11,7 +11,7 @@ HTML   := _build/html
 PORT   ?= 8000
 
 .DEFAULT_GOAL := help
-.PHONY: help book test figures bench lab notebooks serve clean lock
+.PHONY: help book test figures bench lab notebooks serve clean lock vendor
 
 help: ## list the targets
 	@echo "Sinusoidal Position Encoding, Derived"
@@ -77,3 +77,13 @@ lock: ## re-pin requirements.txt and requirements-lab.txt in a fresh throw-away 
 	mv requirements.txt.new requirements.txt
 	mv requirements-lab.txt.new requirements-lab.txt
 	rm -rf _build/lock-venv _build/lock-all.txt
+
+vendor: $(STAMP) ## refresh Plotly's basic bundle in tools/vendor/ from npm (needs npm)
+	@# The version is the plotly.js that the pinned plotly package writes figures for; the build
+	@# refuses a bundle of another version.
+	version=$$($(PY) -c "import plotly.offline; print(plotly.offline.get_plotlyjs_version())") \
+	  && tmp=$$(mktemp -d) \
+	  && (cd $$tmp && npm pack --silent plotly.js-basic-dist-min@$$version >/dev/null \
+	      && tar xzf plotly.js-basic-dist-min-$$version.tgz) \
+	  && cp $$tmp/package/plotly-basic.min.js $$tmp/package/LICENSE tools/vendor/plotly.js/ \
+	  && rm -rf $$tmp && echo "tools/vendor/plotly.js: plotly.js-basic-dist-min $$version"

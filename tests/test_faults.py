@@ -5,6 +5,8 @@
 - A damaged execution cache (global.db overwritten, a cached notebook garbled or deleted): the
   build notices, deletes the cache and re-executes (tools/book_ext.py), never serving a result
   from it; a time stamp glued by the chapter shows it ran again.
+- The vendored Plotly bundle missing, or of another plotly.js version than the pinned plotly
+  package writes figures for: the build stops and says to run `make vendor`.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import shutil
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -166,3 +169,39 @@ def test_damaged_cache_is_rebuilt_not_served(tmp_path):
     result = build_book(book, expect_ok=True)  # the rebuilt cache is sound and used again
     assert not DAMAGED.search(result.stdout)
     assert executed_stamp(book) == stamp
+
+
+# --------------------------------------------------------------------------- the Plotly bundle
+
+
+BOOK_EXT = Path(__file__).resolve().parents[1] / "tools" / "book_ext.py"
+
+
+def load_book_ext():
+    spec = importlib.util.spec_from_file_location("book_ext", BOOK_EXT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+
+def test_vendored_plotly_matches_the_pinned_package():
+    assert load_book_ext().plotly_source().name == "plotly-basic.min.js"
+
+
+def test_plotly_of_another_version_is_refused(monkeypatch):
+    import plotly.offline
+    from sphinx.errors import ExtensionError
+
+    monkeypatch.setattr(plotly.offline, "get_plotlyjs_version", lambda: "9.9.9")
+    with pytest.raises(ExtensionError, match=r"plotly\.js 9\.9\.9: run `make vendor`"):
+        load_book_ext().plotly_source()
+
+
+def test_missing_plotly_bundle_is_refused(monkeypatch, tmp_path):
+    from sphinx.errors import ExtensionError
+
+    book_ext = load_book_ext()
+    monkeypatch.setattr(book_ext, "PLOTLY_VENDORED", tmp_path / "plotly-basic.min.js")
+    with pytest.raises(ExtensionError, match=r"is missing: run `make vendor`"):
+        book_ext.plotly_source()

@@ -10,8 +10,9 @@
    `mathjax_path` points; sphinx-thebe's scripts (and their unpkg.com URL) are removed.
 3. Valid pages: ids repeated by sphinx-proof and sphinx-exercise are numbered.
 4. Downloads: each chapter's download button offers the executed notebook (.ipynb).
-5. Interactive figures: plotly.min.js (from the pinned `plotly` package) is copied once into
-   `<html>/plotly/` and loaded only by the pages whose body holds an interactive figure (a div of
+5. Interactive figures: Plotly's basic bundle (tools/vendor/plotly.js/, the same plotly.js
+   version as the pinned `plotly` package writes figures for) is copied once into `<html>/plotly/`
+   and loaded only by the pages whose body holds an interactive figure (a div of
    class `posenc-plotly`, written by `posenc.figures.interactive`); ipywidgets state, which the
    build records for Jupyter-only explorer cells, is not put into pages that have no widget JS.
 """
@@ -37,7 +38,12 @@ FINGERPRINT_FILE = "posenc-fingerprint.txt"
 USES_POSENC = re.compile(r"^\s*(from|import)\s+posenc\b", re.MULTILINE)
 THEBE_CONFIG = re.compile(r'<script type="text/x-thebe-config">.*?</script>', re.DOTALL)
 PLOTLY_MARKER = 'class="posenc-plotly"'  # posenc.figures.interactive.MARKER
-PLOTLY_SCRIPT = "plotly/plotly.min.js"  # relative to the output folder
+PLOTLY_SCRIPT = "plotly/plotly-basic.min.js"  # relative to the output folder
+# The basic bundle (scatter, bar and pie traces; sliders, menus, hover and zoom are in its core)
+# is 1.2 MB against the full bundle's 4.8 MB that the plotly package ships, and our figures use
+# scatter traces only. It comes from npm's plotly.js-basic-dist-min (`make vendor`).
+PLOTLY_VENDORED = ROOT / "tools" / "vendor" / "plotly.js" / "plotly-basic.min.js"
+PLOTLY_VERSION = re.compile(r"plotly\.js \(basic - minified\) v(\S+)")
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 
@@ -163,17 +169,23 @@ def drop_thebe(app: Sphinx, pagename, templatename, context, doctree) -> None:
 
 
 def plotly_source() -> Path:
-    spec = importlib.util.find_spec("plotly")
-    if spec is None or not spec.submodule_search_locations:
-        raise ExtensionError("plotly not found: install the pinned requirements with `make book`")
-    source = Path(list(spec.submodule_search_locations)[0]) / "package_data" / "plotly.min.js"
-    if not source.is_file():
-        raise ExtensionError(f"plotly found but {source} is missing")
-    return source
+    """The vendored basic bundle, refused unless it is the plotly.js version that the installed
+    `plotly` package writes its figure JSON for."""
+    import plotly.offline
+
+    if not PLOTLY_VENDORED.is_file():
+        raise ExtensionError(f"{PLOTLY_VENDORED} is missing: run `make vendor` (needs npm)")
+    found = PLOTLY_VERSION.search(PLOTLY_VENDORED.read_text(encoding="utf-8")[:300])
+    wanted = plotly.offline.get_plotlyjs_version()
+    if not found or found.group(1) != wanted:
+        raise ExtensionError(
+            f"{PLOTLY_VENDORED} is plotly.js {found.group(1) if found else '(no version header)'}, "
+            f"but the pinned plotly package writes figures for plotly.js {wanted}: run `make vendor`")
+    return PLOTLY_VENDORED
 
 
 def copy_plotly(app: Sphinx) -> None:
-    """`builder-inited`: copy plotly.min.js into the site before pages are written (Sphinx adds
+    """`builder-inited`: copy Plotly's bundle into the site before pages are written (Sphinx adds
     a checksum of the file to the script's URL)."""
     if app.builder.format != "html":
         return
@@ -181,10 +193,13 @@ def copy_plotly(app: Sphinx) -> None:
     if not target.exists() or target.read_bytes() != source.read_bytes():
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
+    for stale in target.parent.glob("*.js"):  # a bundle an earlier build served
+        if stale != target:
+            stale.unlink()
 
 
 def load_plotly_where_needed(app: Sphinx, pagename, templatename, context, doctree) -> None:
-    """Give the pages with an interactive figure (and only those) a <script> for plotly.min.js;
+    """Give the pages with an interactive figure (and only those) a <script> for Plotly;
     the script goes in the page head, so it runs before the figures' inline scripts."""
     if PLOTLY_MARKER not in context.get("body", "") or "script_files" not in context:
         return

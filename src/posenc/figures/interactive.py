@@ -4,7 +4,7 @@ Each interactive figure is defined once here, by a builder that returns a
 :class:`plotly.graph_objects.Figure` whose slider steps and menu items carry precomputed data
 (the website runs no kernel). A chapter shows it with ``show_interactive(name)``: the output is a
 ``<div>`` with the marker class :data:`MARKER` and an inline script calling ``Plotly.newPlot``;
-the build extension (tools/book_ext.py) serves ``plotly.min.js`` from the site and loads it on
+the build extension (tools/book_ext.py) serves Plotly's basic bundle from the site and loads it on
 the pages that carry the marker only. In JupyterLab the same output also carries Plotly's own
 mime type, which the jupyterlab-plotly renderer (shipped with the ``plotly`` package) draws.
 
@@ -334,7 +334,7 @@ class InteractiveFigure:
         bundle = {"text/html": self._repr_html_(), "text/plain": repr(self)}
         if os.environ.get(HTML_ONLY_VARIABLE) != "1":
             # JupyterLab draws this with the jupyterlab-plotly renderer that ships with plotly
-            # (the HTML above needs the page's plotly.min.js, which only the website has)
+            # (the HTML above needs the page's Plotly bundle, which only the website has)
             spec = self.spec()
             bundle[PLOTLY_MIME] = {key: spec[key] for key in ("data", "layout", "config")}
         return bundle
