@@ -62,9 +62,9 @@ def site_pages(site):
                   if not {"mathjax", "_static"} & set(path.relative_to(site).parts))
 
 
-def visit(browser, url, origin):
+def visit(browser, url, origin, viewport=None):
     """Open ``url``; return the page and what it requested from elsewhere and logged as errors."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page = browser.new_page(viewport=viewport or {"width": 1280, "height": 900})
     outside, errors = [], []
 
     def route(request_route):
@@ -122,6 +122,9 @@ def test_chapter_math_is_really_rendered(browser, server, built_site):
     page.close()
 
 
+DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
+
+
 INTERACTIVE = {"book/ch05-decay-integral.html": "decay",
                "book/ch07-bases-schedules.html": "schedules",
                "book/ch12-rope.html": "rope"}
@@ -169,6 +172,36 @@ def test_interactive_figure_draws_and_responds(browser, server, relative):
     page.close()
 
 
+PARTS = """(selector) => {
+    const root = document.querySelector(selector);
+    return ['.legend', '.nsewdrag', '.g-xtitle', '.slider-container', '.updatemenu-header-group']
+        .map(part => { const r = root.querySelector(part).getBoundingClientRect();
+                       return [part, r.left, r.top, r.right, r.bottom]; });
+}"""
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+@pytest.mark.parametrize("relative", sorted(INTERACTIVE))
+def test_interactive_figure_parts_do_not_overlap(browser, server, relative, screen):
+    """Legend, plot area, axis title, slider and menu each have their own space, on a desktop
+    and on a 390 px phone (side by side, the menu once covered the slider's label and the axis
+    title on a phone), and stay inside the figure."""
+    selector = f"#posenc-plotly-{INTERACTIVE[relative]}"
+    viewport = {"desktop": DESKTOP, "phone": PHONE}[screen]
+    page, _, _ = visit(browser, f"{server}/{relative}", server, viewport)
+    page.wait_for_function(f"document.querySelector('{selector}').data !== undefined",
+                           timeout=20000)
+    parts = page.evaluate(PARTS, selector)
+    figure = page.locator(selector).bounding_box()
+    page.close()
+    overlapping = [(a[0], b[0]) for i, a in enumerate(parts) for b in parts[i + 1:]
+                   if a[1] < b[3] - 1 and b[1] < a[3] - 1 and a[2] < b[4] - 1 and b[2] < a[4] - 1]
+    assert not overlapping, f"{screen}: overlapping parts {overlapping}"
+    outside = [part[0] for part in parts if part[1] < figure["x"] - 1
+               or part[3] > figure["x"] + figure["width"] + 1]
+    assert not outside, f"{screen}: parts wider than the figure: {outside}"
+
+
 # A word each chapter below explains and, when this test was written, the only page that did.
 SEARCHES = {"Fresnel": "book/ch07-bases-schedules.html", "Abel": "book/ch12-rope.html"}
 
@@ -199,7 +232,6 @@ MEASURE = """() => {
 }"""
 
 
-DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
