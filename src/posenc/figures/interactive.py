@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import decay_integral, decay_sum
 from . import STYLE
-from .rope import bound_curve, continuum_partial
+from .rope import bound_curve, continuum_bound
 from .schedules import power_integral, power_integral_jacobi, power_sum
 
 MARKER = "posenc-plotly"  # class of the div; tools/book_ext.py looks for it in a page's body
@@ -256,14 +256,6 @@ def schedules_figure():
 ROPE_BASES = (1.0e2, 1.0e3, 1.0e4, 1.0e5, 1.0e6)
 ROPE_DIMS = (32, 64, 128, 256, 512)
 ROPE_MAX_DISTANCE = 256
-_ROPE_U = (np.arange(200) + 0.5) / 200  # midpoint rule for the continuum curve
-
-
-def rope_continuum(x, d, base):
-    """(d/2) int_0^1 |int_0^u exp(i x b^-t) dt| du, RoFormer's curve for d -> infinity."""
-    return np.abs(continuum_partial(np.maximum(x, 1e-9), _ROPE_U, base)).mean(axis=-1) * (d // 2)
-
-
 @interactive("rope", "Interactive line chart of RoFormer's relative upper bound "
              "(1/(d/2)) sum_j |S_j(x)| against the distance x from 0 to 256, with its continuum "
              "approximation as a dashed line. A slider chooses the base b from 100 to 10^6 and a "
@@ -280,14 +272,14 @@ def rope_figure():
                         name=f"(1/(d/2)) Σⱼ |S<sub>j</sub>(x)|, d = {d}", visible=d == d0,
                         line={"color": COLORS[0], "width": 2}, hovertemplate="%{y:.3f}")
     for d in ROPE_DIMS:
-        fig.add_scatter(x=rounded(xc), y=rounded(rope_continuum(xc, d, b0)), mode="lines",
+        fig.add_scatter(x=rounded(xc), y=rounded(continuum_bound(xc, d, b0)), mode="lines",
                         name="continuum", visible=d == d0,
                         line={"color": "#444", "width": 1.2, "dash": "dash"},
                         hovertemplate="%{y:.3f}")
     sliders, menus = _slider_and_menu(
         range(len(fig.data)),
         lambda b: [bound_curve(x, d, b) for d in ROPE_DIMS]
-        + [rope_continuum(xc, d, b) for d in ROPE_DIMS],
+        + [continuum_bound(xc, d, b) for d in ROPE_DIMS],
         ROPE_BASES, _power_label, "base b = ", b0,
         lambda m: [d == m for d in ROPE_DIMS] * 2, ROPE_DIMS, lambda d: f"d = {d}", d0)
     fig.update_layout(**_base_layout("relative distance x", "(1/(d/2)) Σⱼ |S<sub>j</sub>(x)|",
@@ -443,7 +435,7 @@ def explore_rope():
         fig, ax = plt.subplots(figsize=(8, 3.6))
         ax.plot(x, bound_curve(x, d, b), color="C0", lw=1.5, label=f"d = {d}")
         xc = np.linspace(0.5, x_max, 400)
-        ax.plot(xc, rope_continuum(xc, d, b), color="0.3", lw=1, ls="--", label="continuum")
+        ax.plot(xc, continuum_bound(xc, d, b), color="0.3", lw=1, ls="--", label="continuum")
         ax.set_xlim(0, x_max)
         ax.set_ylim(0, None)
         ax.set_xlabel("relative distance $x$")

@@ -32,6 +32,13 @@ def continuum_partial(x, u, base=BASE):
     return (ci_x - ci_lo + 1j * (si_x - si_lo)) / np.log(base)
 
 
+def continuum_bound(x, d=D, base=BASE, points=400):
+    """RoFormer's bound curve as d -> infinity: (d/2) int_0^1 |int_0^u exp(i x b^-t) dt| du,
+    by the midpoint rule in u; x > 0."""
+    u = (np.arange(points) + 0.5) / points
+    return np.abs(continuum_partial(x, u, base)).mean(axis=-1) * (d // 2)
+
+
 @figure("fig-rope-rotation")
 def rope_rotation():
     theta = 0.35
@@ -71,10 +78,8 @@ def rope_rotation():
 def rope_decay():
     x = np.arange(MAX_DISTANCE + 1, dtype=float)
     curve = bound_curve(x)
-    # d -> infinity: (d/2) * int_0^1 |int_0^u e^{i x b^-t} dt| du, here divided by d/2
-    u = (np.arange(400) + 0.5) / 400
     xs = np.linspace(0.25, MAX_DISTANCE, 1024)
-    limit = np.abs(continuum_partial(xs, u)).mean(axis=-1) * (D // 2)
+    limit = continuum_bound(xs)
     full = np.abs(partial_sums(x)[:, -1]) / (D // 2)
     real = decay_sum(x, D, BASE)
     whole = continuum_partial(xs, 1.0)[:, 0]
