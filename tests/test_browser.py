@@ -125,9 +125,9 @@ def test_chapter_math_is_really_rendered(browser, server, built_site):
 DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 
 
-INTERACTIVE = {"book/ch05-decay-integral.html": "decay",
-               "book/ch07-bases-schedules.html": "schedules",
-               "book/ch12-rope.html": "rope"}
+INTERACTIVE = {"book/ch05-decay-integral.html": "fig-ch05-decay-interactive",
+               "book/ch07-bases-schedules.html": "fig-ch07-schedules-interactive",
+               "book/ch12-rope.html": "fig-ch12-bound-interactive"}
 
 
 @pytest.mark.parametrize("relative", sorted(INTERACTIVE))

@@ -65,14 +65,22 @@ def written(tmp_path_factory):
     return {"a": dir_a, "b": dir_b, "paths_a": paths_a, "stdout_b": out.decode()}
 
 
-def test_registry_not_empty():
-    assert figures.names(), "no figures registered"
-    assert figures.names() == sorted(figures.names())
-    assert all(name.startswith("fig-") for name in figures.names())
+STATIC = figures.names("static")
+INTERACTIVE = figures.names("interactive")
+
+
+def test_registry_holds_both_kinds_under_one_naming_rule():
+    assert STATIC and INTERACTIVE, "no figures registered"
+    for name in figures.names():
+        module = figures.entry(name).builder.__module__.rsplit(".", 1)[-1]
+        assert figures.NAME_RULE.match(name) and module.startswith(name.split("-")[1]), name
+    for name in INTERACTIVE:
+        assert figures.entry(name).twin in STATIC, f"{name} has no static twin"
+        assert figures.entry(name).description, f"{name} has no description (aria-label)"
 
 
 def test_write_all_writes_every_figure_in_every_format(written):
-    expected = {f"{name}.{fmt}" for name in figures.names() for fmt in figures.FORMATS}
+    expected = {f"{name}.{fmt}" for name in STATIC for fmt in figures.FORMATS}
     assert {p.name for p in written["paths_a"]} == expected
     assert len(written["paths_a"]) == len(expected)
     assert all(p.parent == written["a"] for p in written["paths_a"])
@@ -88,7 +96,7 @@ def test_written_files_are_byte_identical_between_runs(written):
 
 @pytest.mark.parametrize("fmt", figures.FORMATS)
 def test_written_files_have_right_format(written, fmt):
-    for name in figures.names():
+    for name in STATIC:
         data = (written["a"] / f"{name}.{fmt}").read_bytes()
         assert len(data) > 1000, f"{name}.{fmt} is (nearly) empty"
         if fmt == "pdf":
@@ -113,7 +121,7 @@ def png_chunks(data: bytes) -> list[tuple[bytes, bytes]]:
 
 def test_written_files_carry_no_dates_or_tool_versions(written):
     """Two runs within the same second would agree even with a timestamp inside; look for one."""
-    for name in figures.names():
+    for name in STATIC:
         pdf = (written["a"] / f"{name}.pdf").read_bytes()
         for key in (b"/CreationDate", b"/ModDate", b"/Producer", b"/Creator"):
             assert key not in pdf, f"{name}.pdf has {key.decode()}"
@@ -129,7 +137,7 @@ def test_written_files_carry_no_dates_or_tool_versions(written):
 
 
 def test_cli_reports_what_it_wrote(written):
-    n = len(figures.names())
+    n = len(STATIC)
     assert f"wrote {3 * n} files for {n} figures" in written["stdout_b"]
 
 
@@ -163,14 +171,14 @@ def shown(written):
     patch = pytest.MonkeyPatch()
     patch.setattr(figures, "build", inspecting_build)
     try:
-        return {name: figures.show(name) for name in figures.names()}, titles
+        return {name: figures.show(name) for name in STATIC}, titles
     finally:
         patch.undo()
 
 
 def test_show_displays_exactly_the_file_make_figures_writes(written, shown):
     """The notebook (and so the site) gets the very bytes of figures/NAME.svg."""
-    for name in figures.names():
+    for name in STATIC:
         shown_figure = shown[0][name]
         rendered = (written["a"] / f"{name}.svg").read_bytes()  # == render(name, "svg")
         assert shown_figure._repr_svg_().encode("utf-8") == rendered, name
@@ -181,7 +189,7 @@ def test_render_and_show_leave_no_figure_open():
     """Every render opens a pyplot figure; left open, they pile up (memory, and matplotlib's
     'more than 20 figures' RuntimeWarning, an error under filterwarnings=error, once write_all
     renders seven or more figures in one process)."""
-    name = figures.names()[0]
+    name = STATIC[0]
     plt.close("all")
     figures.show(name)
     assert plt.get_fignums() == [], "render()/show() leaves its pyplot figure open"
@@ -191,7 +199,7 @@ def test_figures_have_no_title(shown):
     """Captions live in the book's cell metadata; a matplotlib title would duplicate them.
     (Checked on the Figure that ``show`` built, see the ``shown`` fixture.)"""
     titles = shown[1]
-    assert set(titles) == set(figures.names())
+    assert set(titles) == set(STATIC)
     for name, seen in titles.items():
         assert seen["suptitle"] == "", name
         assert not seen["texts"], name
@@ -209,24 +217,44 @@ def test_build_unknown_name_raises():
 
 def test_render_unknown_format_raises():
     with pytest.raises(ValueError, match=r"\bfmt\b"):
-        figures.render(figures.names()[0], "jpg")
+        figures.render(STATIC[0], "jpg")
+    with pytest.raises(ValueError, match=r"\bname\b.*interactive"):
+        figures.render(INTERACTIVE[0], "svg")
 
 
-@pytest.mark.parametrize("bad", ["pe-heatmap", "Fig-x", "", "figure-x"])
-def test_register_name_without_fig_prefix_raises(bad):
+@pytest.mark.parametrize("bad", ["pe-heatmap", "Fig-x", "", "figure-x", "fig-heatmap",
+                                 "fig-ch4-heatmap", "fig-ch04-Heat_map", "fig-ch04-"])
+def test_register_name_breaking_the_rule_raises(bad):
     before = figures.names()
-    with pytest.raises(ValueError, match="fig-"):
+    with pytest.raises(ValueError, match="fig-chNN"):
         figures.figure(bad)(lambda: None)
     assert figures.names() == before
 
 
-def test_register_same_name_twice_raises():
+def test_register_name_of_another_chapter_raises():
+    """A builder in ch05_decay_integral.py cannot register a fig-ch06 name."""
+    from posenc.figures import ch05_decay_integral
+
+    def builder():
+        return None
+
+    builder.__module__ = ch05_decay_integral.__name__
     before = figures.names()
-    name = before[0]
-    with pytest.raises(ValueError, match="twice"):
-        figures.figure(name)(lambda: None)
+    with pytest.raises(ValueError, match="fig-ch05-"):
+        figures.figure("fig-ch06-borrowed")(builder)
     assert figures.names() == before
-    assert figures._BUILDERS[name] is not None
+
+
+@pytest.mark.parametrize("kind", ["static", "interactive"])
+def test_register_same_name_twice_raises_across_kinds(kind):
+    """Static and interactive figures share one registry: a name is unique across both."""
+    before = figures.names()
+    for name in (STATIC[0], INTERACTIVE[0]):
+        register = (figures.figure(name) if kind == "static"
+                    else figures.interactive_figure(name, "a description", twin=STATIC[0]))
+        with pytest.raises(ValueError, match="twice"):
+            register(lambda: None)
+    assert figures.names() == before
 
 
 # --------------------------------------------------------------------------- the book
@@ -302,6 +330,8 @@ def test_registered_figures_equal_figures_in_book(book_cells):
 
 
 def test_figure_cells_have_caption_and_alt_text(book_cells):
+    """Every figure has a caption; a static figure's alt text is in the cell, an interactive
+    figure's is its registered description (the element's aria-label)."""
     problems = []
     for where, name, mystnb, _ in book_cells:
         if name is None:
@@ -310,31 +340,20 @@ def test_figure_cells_have_caption_and_alt_text(book_cells):
         alt = mystnb.get("image", {}).get("alt")
         if not isinstance(caption, str) or not caption.strip():
             problems.append(f"{where} ({name}): no caption (mystnb.figure.caption)")
-        if not isinstance(alt, str) or not alt.strip():
+        if name in STATIC and (not isinstance(alt, str) or not alt.strip()):
             problems.append(f"{where} ({name}): no alt text (mystnb.image.alt)")
     assert not problems, "\n".join(problems)
 
 
 # --------------------------------------------------------------------------- interactive twins
 
-SHOW_INTERACTIVE = re.compile(r"show_interactive\(\s*(['\"])(?P<name>[^'\"]+)\1\s*\)")
-
-
-def test_each_interactive_figure_is_shown_once_in_the_book(book_cells):
-    from posenc.figures import interactive
-
-    shown = Counter(m.group("name") for _, _, _, source in book_cells
-                    for m in SHOW_INTERACTIVE.finditer(source))
-    assert sorted(shown) == interactive.names() and set(shown.values()) == {1}, shown
-
-
-@pytest.mark.parametrize("name", ["decay", "schedules", "rope"])
+@pytest.mark.parametrize("name", INTERACTIVE)
 def test_interactive_figure_carries_its_data_compactly(name):
     """Slider steps hold precomputed data for every value; numbers are rounded; the HTML is a
     marked div with an accessible label and a script that draws it with the site's Plotly."""
-    from posenc.figures import interactive
+    from posenc.figures import _plotly as interactive
 
-    shown = interactive.show_interactive(name)
+    shown = figures.show(name)
     spec = shown.spec()
     (slider,) = spec["layout"]["sliders"]
     (menu,) = spec["layout"]["updatemenus"]
@@ -353,9 +372,9 @@ def test_interactive_figure_carries_its_data_compactly(name):
 def test_interactive_figure_bundle_for_jupyter_and_for_the_site(monkeypatch):
     """JupyterLab gets Plotly's mime type (its renderer ships with plotly); the book build, which
     sets POSENC_HTML_ONLY, gets the HTML alone."""
-    from posenc.figures import interactive
+    from posenc.figures import _plotly as interactive
 
-    shown = interactive.show_interactive("rope")
+    shown = figures.show(INTERACTIVE[0])
     monkeypatch.delenv(interactive.HTML_ONLY_VARIABLE, raising=False)
     assert {"text/html", interactive.PLOTLY_MIME} <= set(shown._repr_mimebundle_())
     monkeypatch.setenv(interactive.HTML_ONLY_VARIABLE, "1")

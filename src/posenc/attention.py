@@ -8,40 +8,11 @@ operations in the same order), so the chapters' numbers do not depend on which c
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
-
-def _check_real_array(value, name: str, ndim: int | None = None) -> np.ndarray:
-    """A float64 array of real numbers (not bools, not complex), optionally of a given ndim."""
-    try:
-        array = np.asarray(value)
-    except (TypeError, ValueError):  # ragged nesting, for instance
-        raise ValueError(f"{name} must be an array of real numbers, got {value!r}") from None
-    if array.dtype == bool or not (np.issubdtype(array.dtype, np.integer)
-                                   or np.issubdtype(array.dtype, np.floating)):
-        raise ValueError(f"{name} must hold real numbers, got dtype {array.dtype}")
-    if ndim is not None and array.ndim != ndim:
-        raise ValueError(f"{name} must be a {ndim}-D array, got an array of shape {array.shape}")
-    return array.astype(np.float64, copy=False)
-
-
-def _check_finite(array: np.ndarray, name: str) -> np.ndarray:
-    if not np.all(np.isfinite(array)):
-        bad = array[~np.isfinite(array)].flat[0]
-        raise ValueError(f"{name} must be finite, got {bad}")
-    return array
-
-
-def _check_axis(axis, ndim: int) -> int:
-    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
-        raise ValueError(f"axis must be an integer, got {axis!r}")
-    if not -ndim <= int(axis) < ndim:
-        raise ValueError(f"axis must be in [{-ndim}, {ndim - 1}] for scores of {ndim} "
-                         f"dimension(s), got {axis}")
-    return int(axis)
+from ._validate import check_axis, check_bool, check_count, check_real_array
 
 
 def softmax(scores, axis=-1) -> np.ndarray:
@@ -51,7 +22,7 @@ def softmax(scores, axis=-1) -> np.ndarray:
 
     Subtracting the maximum changes nothing mathematically (softmax is invariant under adding a
     constant to every score) and keeps every exponential at most 1, so nothing overflows.
-    Derived in chapter 1.
+    Derived in chapter 1 (:ref:`ch01-attention`).
 
     Parameters
     ----------
@@ -62,10 +33,10 @@ def softmax(scores, axis=-1) -> np.ndarray:
     axis : int
         The axis whose entries are turned into weights that sum to one (default: the last).
     """
-    scores = _check_real_array(scores, "scores")
+    scores = check_real_array(scores, "scores", finite=False)
     if scores.ndim == 0:
         raise ValueError("scores must have at least one dimension, got a scalar")
-    axis = _check_axis(axis, scores.ndim)
+    axis = check_axis(axis, scores.ndim)
     if np.any(np.isnan(scores)) or np.any(scores == np.inf):
         bad = scores[np.isnan(scores) | (scores == np.inf)].flat[0]
         raise ValueError(f"scores must be finite or -inf (masked), got {bad}")
@@ -75,9 +46,8 @@ def softmax(scores, axis=-1) -> np.ndarray:
     if not np.all(np.any(np.isfinite(scores), axis=axis)):
         raise ValueError("scores must have at least one finite (unmasked) entry in every slice "
                          f"along axis {axis}")
-    # Hardening fix: for finite scores more than ~1.8e308 apart (say 1e308 and -1e308) the
-    # difference overflows to -inf; exp(-inf) = 0 is the right weight, but NumPy also emitted a
-    # RuntimeWarning ("overflow in subtract"), which the strict book build treats as an error.
+    # Finite scores more than ~1.8e308 apart (1e308 and -1e308) differ by -inf: exp(-inf) = 0
+    # is the right weight, and the overflow warning would fail the strict book build.
     with np.errstate(over="ignore"):
         shifted = scores - scores.max(axis=axis, keepdims=True)
     e = np.exp(shifted)
@@ -86,13 +56,13 @@ def softmax(scores, axis=-1) -> np.ndarray:
 
 def _check_inputs(x, w_q, w_k, w_v=None):
     """Validate x (n x d_model) and the projections; return them as float64 arrays."""
-    x = _check_finite(_check_real_array(x, "x", ndim=2), "x")
+    x = check_real_array(x, "x", ndim=2)
     if x.shape[0] == 0:
         raise ValueError(f"x must hold at least one token (row), got shape {x.shape}")
     weights = {"w_q": w_q, "w_k": w_k} if w_v is None else {"w_q": w_q, "w_k": w_k, "w_v": w_v}
     checked = {}
     for name, w in weights.items():
-        w = _check_finite(_check_real_array(w, name, ndim=2), name)
+        w = check_real_array(w, name, ndim=2)
         if w.shape[0] != x.shape[1]:
             raise ValueError(f"{name} must have one row per input feature: x has shape {x.shape}, "
                              f"so {name} needs {x.shape[1]} rows, got shape {w.shape}")
@@ -106,12 +76,6 @@ def _check_inputs(x, w_q, w_k, w_v=None):
     return x, checked
 
 
-def _check_causal(causal) -> bool:
-    if not isinstance(causal, (bool, np.bool_)):
-        raise ValueError(f"causal must be True or False, got {causal!r}")
-    return bool(causal)
-
-
 def attention_weights(x, w_q, w_k, causal=False) -> np.ndarray:
     r"""The :math:`n \times n` attention matrix of one head; rows are queries, columns keys.
 
@@ -119,7 +83,7 @@ def attention_weights(x, w_q, w_k, causal=False) -> np.ndarray:
 
     with the softmax taken over each row, so every row is a set of weights that sums to one.
     With ``causal=True`` query :math:`i` only sees keys :math:`j \le i` (the scores above the
-    diagonal are set to :math:`-\infty` before the softmax). Derived in chapter 1.
+    diagonal are set to :math:`-\infty` before the softmax). Derived in chapter 1 (:ref:`ch01-attention`).
 
     Parameters
     ----------
@@ -131,10 +95,9 @@ def attention_weights(x, w_q, w_k, causal=False) -> np.ndarray:
         Apply the causal mask (a decoder's attention).
     """
     x, w = _check_inputs(x, w_q, w_k)
-    causal = _check_causal(causal)
-    # Hardening fix: finite but huge inputs (x = 1e160, say) made the scores overflow to inf
-    # (or inf - inf = NaN) with a RuntimeWarning, and softmax then rejected "scores", an
-    # argument the caller never passed. Say which inputs are at fault instead.
+    causal = check_bool(causal, "causal")
+    # Finite but huge inputs (x = 1e160) overflow the scores; name the caller's arguments
+    # rather than let softmax reject "scores", which the caller never passed.
     with np.errstate(over="ignore", invalid="ignore"):
         scores = (x @ w["w_q"]) @ (x @ w["w_k"]).T / np.sqrt(w["w_q"].shape[1])
     if not np.all(np.isfinite(scores)):
@@ -156,6 +119,8 @@ def self_attention(x, w_q, w_k, w_v, causal=False) -> np.ndarray:
     :math:`P` (chapter 1, theorem "Permutation equivariance of self-attention"). Derived in
     chapter 1.
 
+    Derived in chapter 1 (:ref:`ch01-equivariance`).
+
     Parameters
     ----------
     x : array_like, shape (n, d_model)
@@ -169,8 +134,7 @@ def self_attention(x, w_q, w_k, w_v, causal=False) -> np.ndarray:
     """
     x, w = _check_inputs(x, w_q, w_k, w_v)
     weights = attention_weights(x, w["w_q"], w["w_k"], causal=causal)
-    # Hardening fix: the values X W_v could overflow to inf (a RuntimeWarning, then inf or NaN
-    # outputs); the weights are convex, so finite values give finite outputs.
+    # The weights are convex, so finite values give finite outputs: check the values.
     with np.errstate(over="ignore", invalid="ignore"):
         values = x @ w["w_v"]
     if not np.all(np.isfinite(values)):
@@ -184,6 +148,8 @@ class ToyModel:
     """The book's single-head attention model with a scalar readout (see :func:`toy_model`).
 
     The arrays are read-only; ``vocab`` maps each word to its embedding (a row vector).
+
+    Derived in chapter 1 (:ref:`ch01-attention`).
     """
 
     w_q: np.ndarray
@@ -235,19 +201,19 @@ def toy_model(d=8, seed=2021, words=("A", "hit", "B")) -> ToyModel:
     ``rng.standard_normal((len(words), d))``, and the readout ``rng.standard_normal(d)``.
     Derived (and drawn in the open, in the same order) in chapter 1.
 
+    Derived in chapter 1 (:ref:`ch01-attention`).
+
     Parameters
     ----------
     d : int
         Model width, a positive integer.
     seed : int
-        Seed of :func:`numpy.random.default_rng`, a non-negative integer.
+        Seed of ``numpy.random.default_rng``, a non-negative integer.
     words : sequence of str
         The vocabulary, distinct words.
     """
-    if isinstance(d, bool) or not isinstance(d, numbers.Integral) or d < 1:
-        raise ValueError(f"d must be a positive integer, got {d!r}")
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    d = check_count(d, "d", 1)
+    seed = check_count(seed, "seed", 0)
     if isinstance(words, str):
         raise ValueError(f"words must be a sequence of words, not a single string, got {words!r}")
     words = tuple(words)
@@ -255,8 +221,7 @@ def toy_model(d=8, seed=2021, words=("A", "hit", "B")) -> ToyModel:
         raise ValueError(f"words must be a non-empty sequence of strings, got {words!r}")
     if len(set(words)) != len(words):
         raise ValueError(f"words must be distinct, got {words!r}")
-    d = int(d)
-    rng = np.random.default_rng(int(seed))
+    rng = np.random.default_rng(seed)
     w_q, w_k, w_v = rng.standard_normal((3, d, d)) / np.sqrt(d)
     vocab = dict(zip(words, rng.standard_normal((len(words), d))))
     readout = rng.standard_normal(d)

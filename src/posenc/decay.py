@@ -8,13 +8,17 @@ integral. Derived in chapter 5; the sum against the integral is chapter 6.
 
 from __future__ import annotations
 
+import math
+from functools import lru_cache, partial
+
 import numpy as np
+from scipy.integrate import quad
+from scipy.optimize import brentq
 from scipy.special import roots_legendre, sici
 
-from ._validate import check_base, check_dimension
-from .sinusoidal import frequencies
+from ._validate import check_base, check_positive, check_real_array
+from .encoding import frequencies
 
-EULER_GAMMA = 0.57721566490153286061
 # Below this the power series of Cin is used.
 CIN_SERIES_LIMIT = 2.0
 # A base below e with an integration interval [x/b, x] narrower than this many radians is
@@ -38,32 +42,23 @@ _T_NODES, _T_WEIGHTS = _composite_gauss_legendre(16, 16)
 CHUNK = 1 << 14  # values of x at once: bounds memory (the quadrature takes 256 per value)
 
 
-def _as_real_array(x, name: str) -> np.ndarray:
-    array = np.asarray(x)
-    if array.dtype == bool or not (np.issubdtype(array.dtype, np.integer)
-                                   or np.issubdtype(array.dtype, np.floating)):
-        raise ValueError(f"{name} must be real numbers, got dtype {array.dtype}")
-    array = array.astype(np.float64)
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must be finite, got {array[~np.isfinite(array)].flat[0]}")
-    return array
-
-
-def _factorial(n: int) -> float:
-    result = 1.0
-    for k in range(2, n + 1):
-        result *= k
-    return result
-
-
 # Cin(z) = sum_{k>=1} (-1)^(k+1) z^(2k) / (2k (2k)!); 13 terms reach 1e-17 relative at z = 2.
-_CIN_COEFFICIENTS = np.array([(-1) ** (k + 1) / (2 * k * _factorial(2 * k)) for k in range(1, 14)])
+_CIN_COEFFICIENTS = np.array([(-1) ** (k + 1) / (2 * k * math.factorial(2 * k)) for k in range(1, 14)])
 
 
-def cin(z) -> np.ndarray:
-    r""":math:`\mathrm{Cin}(z) = \int_0^z (1 - \cos u)/u\,du = \gamma + \ln z - \mathrm{Ci}(z)`,
-    for :math:`z \ge 0`, without the cancellation of the right-hand side at small z."""
-    z = np.asarray(z, dtype=np.float64)
+def cin(z):
+    r"""The entire cosine integral :math:`\mathrm{Cin}(z) = \int_0^z (1 - \cos u)/u\,du
+    = \gamma + \ln z - \mathrm{Ci}(z)`, for :math:`z \ge 0`.
+
+    By its power series :math:`\sum_{k \ge 1} (-1)^{k+1} z^{2k} / (2k\,(2k)!)` up to
+    :math:`z = 2`, where the right-hand side would lose digits to cancellation, and by
+    ``scipy.special.sici`` beyond. Accurate to double precision at every :math:`z \ge 0`.
+    Derived in chapter 5 (:ref:`ch05-closed-form`) (the closed form near the origin) and in the special-functions
+    appendix.
+    """
+    z = check_real_array(z, "z")
+    if np.any(z < 0):
+        raise ValueError(f"z must be >= 0, got {z[z < 0].flat[0]}")
     out = np.empty_like(z)
     small = z <= CIN_SERIES_LIMIT
     z2 = z[small] ** 2
@@ -71,8 +66,8 @@ def cin(z) -> np.ndarray:
     for coefficient in _CIN_COEFFICIENTS[::-1]:  # Horner's rule in z^2
         series = series * z2 + coefficient
     out[small] = series * z2
-    out[~small] = EULER_GAMMA + np.log(z[~small]) - sici(z[~small])[1]
-    return out
+    out[~small] = np.euler_gamma + np.log(z[~small]) - sici(z[~small])[1]
+    return float(out) if out.ndim == 0 else out
 
 
 def _cin_scalar(z: float) -> float:
@@ -81,7 +76,7 @@ def _cin_scalar(z: float) -> float:
         for coefficient in _CIN_COEFFICIENTS[::-1]:
             series = series * z2 + coefficient
         return float(series * z2)
-    return float(EULER_GAMMA + np.log(z) - sici(z)[1])
+    return float(np.euler_gamma + np.log(z) - sici(z)[1])
 
 
 def _decay_integral_abs_scalar(x: float, base: float) -> float:
@@ -131,7 +126,7 @@ def decay_integral(x, base=10000.0):
     Evaluated as :math:`1 - (\mathrm{Cin}(x) - \mathrm{Cin}(x/b))/\ln b` near the origin
     (no cancellation), as the difference of cosine integrals where both are oscillatory, and
     by Gauss-Legendre quadrature when the base is so close to 1 that the closed form cancels.
-    Derived in chapter 5.
+    Derived in chapter 5 (:ref:`ch05-closed-form`).
 
     Parameters
     ----------
@@ -149,7 +144,7 @@ def decay_integral(x, base=10000.0):
         if not np.isfinite(x):
             raise ValueError(f"x must be finite, got {x}")
         return _decay_integral_abs_scalar(abs(float(x)), base)
-    values = _as_real_array(x, "x")
+    values = check_real_array(x, "x")
     flat = np.abs(values.ravel())
     out = np.empty_like(flat)
     for start in range(0, flat.size, CHUNK):
@@ -166,7 +161,7 @@ def decay_sum(x, d, base=10000.0):
 
     so that :math:`S(0) = 1` and :math:`S(x) = \langle \mathrm{PE}(m), \mathrm{PE}(n)\rangle
     / (d/2)` for :math:`x = m - n`. A left Riemann sum of :func:`decay_integral`'s integrand
-    with step 2/d. Derived in chapter 5; compared with the integral in chapter 6.
+    with step 2/d. Derived in chapter 5 (:ref:`ch05-riemann`); compared with the integral in chapter 6.
 
     Parameters
     ----------
@@ -177,7 +172,7 @@ def decay_sum(x, d, base=10000.0):
         The base b > 1.
     """
     theta = frequencies(d, base)
-    values = _as_real_array(x, "x")
+    values = check_real_array(x, "x")
     flat = values.ravel()
     out = np.empty_like(flat)
     rows = max(1, (1 << 20) // theta.size)  # about 8 MB of angles at a time
@@ -185,3 +180,92 @@ def decay_sum(x, d, base=10000.0):
         out[start:start + rows] = np.cos(np.multiply.outer(flat[start:start + rows], theta)).mean(axis=1)
     out = out.reshape(values.shape)
     return float(out) if out.ndim == 0 else out
+
+
+@lru_cache(maxsize=1)
+def ci_first_zero() -> float:
+    r"""The first zero :math:`c_0 = 0.6165054856\ldots` of the cosine integral
+    :math:`\mathrm{Ci}`, to double precision (Brent's method on ``scipy.special.sici``).
+
+    The decay integral's first zero is close to :math:`c_0 b` for every base b
+    (chapter 5, proposition "The first zero").
+
+    Derived in chapter 5 (:ref:`ch05-zero-dip`).
+    """
+    return float(brentq(lambda z: sici(z)[1], 0.1, 1.0, xtol=1e-16, rtol=8.9e-16))
+
+
+def decay_integral_slope_bound(x, base) -> float:
+    r"""An upper bound on :math:`|I_b'|` over :math:`[x, \infty)`.
+
+    :math:`I_b'(x) = (\cos x - \cos(x/b))/(x \ln b)` and
+    :math:`|\cos x - \cos(x/b)| \le \min\big(2,\; x(1 - b^{-1})\big)`, so
+    :math:`|I_b'| \le \min\big(2/x,\; 1 - b^{-1}\big)/\ln b`, a bound that does not increase
+    with x. Derived in chapter 5 (:ref:`ch05-zero-dip`) (the certified first zero).
+    """
+    base = check_base(base)
+    x = max(float(x), 0.0)
+    return min(2.0 / x if x > 0 else np.inf, 1.0 - 1.0 / base) / np.log(base)
+
+
+def decay_first_zero(base=10000.0, *, with_certificate=False):
+    r"""The first zero :math:`x_0(b)` of the decay integral, with a proof that it is the first.
+
+    A walk from :math:`x = 0` takes steps short enough that :math:`I_b` cannot reach zero
+    within them: from a point where :math:`I_b(x) = v > 0` it steps by
+    :math:`h = v / (2 L(x))`, with :math:`L(x)` from :func:`decay_integral_slope_bound`, so
+    :math:`I_b \ge v/2 > 0` on :math:`[x, x + h]`. The steps shrink as the walk nears the first
+    zero; once a step falls below :math:`10^{-9}(1 + x)` the walk probes ahead for the first
+    negative value and Brent's method locates the sign change between them. Every point the
+    walk passed is certified positive, so no earlier zero exists (up to the :math:`10^{-16}`
+    error of evaluating :math:`I_b`). Derived in chapter 5 (:ref:`ch05-zero-dip`).
+
+    Parameters
+    ----------
+    base : float
+        The base b > 1.
+    with_certificate : bool
+        Also return the walk: the start of the final bracket (up to which :math:`I_b > 0` is
+        certified) and the number of steps.
+
+    Returns
+    -------
+    float, or (x0, certified_up_to, steps) with ``with_certificate=True``
+    """
+    base = check_base(base)
+    value = partial(_decay_integral_abs_scalar, base=base)
+    x, v, steps = 0.0, 1.0, 0
+    while True:
+        h = v / (2.0 * decay_integral_slope_bound(x, base))
+        if h < 1e-9 * (1.0 + x):
+            break
+        x += h
+        v = value(x)
+        steps += 1
+        if steps > 100_000:  # unreachable for bases up to 1e12 (a few hundred steps)
+            raise RuntimeError(f"the certified walk did not reach the first zero for base {base}")
+    certified = x
+    probe = 1e-9 * (1.0 + x)
+    while value(x + probe) >= 0:
+        probe *= 2.0
+        if probe > 1e-6 * (1.0 + x):
+            raise RuntimeError(f"I_b touches zero near x = {x} without changing sign")
+    zero = brentq(value, x, x + probe, xtol=1e-15 * (1.0 + x), rtol=8.9e-16)
+    return (zero, certified, steps) if with_certificate else zero
+
+
+def decay_integral_quad(x, base=10000.0) -> float:
+    r""":math:`I_b(x)` for one :math:`x > 0` by QUADPACK's oscillatory rule, an independent
+    route to the closed form.
+
+    After the substitution :math:`u = x b^{-t}`,
+    :math:`I_b(x) = \int_{x/b}^{x} \frac{1}{u \ln b}\cos u\,du`: a smooth amplitude times
+    :math:`\cos u`, which QAWO (``scipy.integrate.quad`` with ``weight="cos"``) integrates with
+    modified Clenshaw–Curtis moments; about :math:`10^{-13}` accurate up to :math:`x = 10^6`.
+    Derived in chapter 5 (:ref:`ch05-numerics`); chapter 7 uses it again.
+    """
+    x = check_positive(x, "x")
+    base = check_base(base)
+    log_base = np.log(base)
+    return quad(lambda u: 1.0 / (u * log_base), x / base, x, weight="cos", wvar=1.0,
+                epsabs=1e-14, limit=500)[0]

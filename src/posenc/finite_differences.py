@@ -14,78 +14,16 @@ step vector, and combine the values in the same order, so the two give the same 
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
-from ._validate import check_finite_real
-
-
-def _check_function(f):
-    if not callable(f):
-        raise ValueError(f"f must be a callable that maps a 1-D array to a real number, got {f!r}")
-    return f
-
-
-def _check_point(x) -> np.ndarray:
-    """``x`` as a new 1-D float64 array of finite real numbers."""
-    try:
-        array = np.asarray(x)
-    except (TypeError, ValueError):
-        raise ValueError(f"x must be a 1-D array of finite real numbers, got {x!r}") from None
-    if array.dtype == bool or not (np.issubdtype(array.dtype, np.integer)
-                                   or np.issubdtype(array.dtype, np.floating)):
-        raise ValueError(f"x must hold real numbers, got dtype {array.dtype}")
-    if array.ndim != 1:
-        raise ValueError(f"x must be a 1-D array, got an array of shape {array.shape}")
-    if array.size == 0:
-        raise ValueError("x must hold at least one coordinate, got an empty array")
-    array = array.astype(np.float64)
-    if not np.all(np.isfinite(array)):
-        bad = array[~np.isfinite(array)][0]
-        raise ValueError(f"x must be finite, got {bad}")
-    return array
-
-
-def _check_step(h) -> float:
-    h = check_finite_real(h, "h")
-    if h <= 0:
-        raise ValueError(f"h must be a finite real number > 0, got {h}")
-    return h
-
-
-def _check_step_fits(x: np.ndarray, h: float, indices) -> None:
-    """Hardening fix: at a coordinate so large that x + h rounds back to x (|x| > 1e11 for
-    h = 1e-5) the differences came out 0, silently: the gradient of f(x) = x at 1e12 was 0.
-    Refuse a step that rounding changes by more than 1 % (|x| above about 1e9 for h = 1e-5)."""
-    coordinates = x[list(indices)]
-    realised = np.minimum((coordinates + h) - coordinates, coordinates - (coordinates - h))
-    bad = np.abs(realised - h) > 0.01 * h
-    if np.any(bad):
-        raise ValueError(f"h = {h} is too small for x = {coordinates[bad][0]}: in floating point "
-                         f"x + h - x = {realised[bad][0]}; use a step of about 1e-5 times |x|")
-
-
-def _check_indices(indices, name: str, size: int) -> list[int]:
-    """Indices into a point of ``size`` coordinates (negative ones count from the end)."""
-    if isinstance(indices, (numbers.Number, str, bytes)):
-        raise ValueError(f"{name} must be a sequence of coordinate indices, got {indices!r}")
-    try:
-        array = np.asarray(list(indices))
-    except TypeError:
-        raise ValueError(f"{name} must be a sequence of coordinate indices, "
-                         f"got {indices!r}") from None
-    if array.size and (array.dtype == bool or not np.issubdtype(array.dtype, np.integer)):
-        raise ValueError(f"{name} must hold integer indices, got dtype {array.dtype}")
-    if array.ndim > 1:
-        raise ValueError(f"{name} must be a 1-D sequence of indices, got shape {array.shape}")
-    out = []
-    for index in array.tolist():
-        if not -size <= index < size:
-            raise ValueError(f"{name} must hold indices in [{-size}, {size - 1}] for a point of "
-                             f"{size} coordinates, got {index}")
-        out.append(index % size)
-    return out
+from ._validate import (
+    check_callable,
+    check_indices,
+    check_positive,
+    check_real_array,
+    check_step_fits,
+)
 
 
 def _evaluate(f, point: np.ndarray) -> float:
@@ -105,7 +43,7 @@ def gradient(f, x, h=1e-5) -> np.ndarray:
     .. math:: \frac{\partial f}{\partial x_i}(x) \approx \frac{f(x + h e_i) - f(x - h e_i)}{2h},
 
     exact for quadratics (up to rounding) and accurate to :math:`O(h^2)` for smooth ``f``.
-    Derived in chapter 2.
+    Derived in chapter 2 (:ref:`ch02-numerical-check`).
 
     Parameters
     ----------
@@ -120,10 +58,10 @@ def gradient(f, x, h=1e-5) -> np.ndarray:
     -------
     numpy.ndarray, shape (n,)
     """
-    f = _check_function(f)
-    x = _check_point(x)
-    h = _check_step(h)
-    _check_step_fits(x, h, range(x.size))
+    f = check_callable(f, "f", "a callable that maps a 1-D array to a real number")
+    x = check_real_array(x, "x", ndim=1, nonempty=True)
+    h = check_positive(h, "h")
+    check_step_fits(x, h, range(x.size))
     grad = np.empty(x.size)
     for i in range(x.size):
         step = np.zeros(x.size)
@@ -148,7 +86,7 @@ def hessian_block(f, x, rows, cols, h=1e-4) -> np.ndarray:
     :math:`i = j` it is the second difference with step :math:`2h`. With ``rows`` the
     coordinates of one input vector and ``cols`` those of another this is the cross block
     :math:`H = \partial^2 f / \partial x_m \partial x_n` of chapter 2; with
-    ``rows = cols = range(n)`` it is the whole Hessian. Derived in chapter 2.
+    ``rows = cols = range(n)`` it is the whole Hessian. Derived in chapter 2 (:ref:`ch02-numerical-check`).
 
     Parameters
     ----------
@@ -165,12 +103,12 @@ def hessian_block(f, x, rows, cols, h=1e-4) -> np.ndarray:
     -------
     numpy.ndarray, shape (len(rows), len(cols))
     """
-    f = _check_function(f)
-    x = _check_point(x)
-    rows = _check_indices(rows, "rows", x.size)
-    cols = _check_indices(cols, "cols", x.size)
-    h = _check_step(h)
-    _check_step_fits(x, h, sorted(set(rows) | set(cols)))
+    f = check_callable(f, "f", "a callable that maps a 1-D array to a real number")
+    x = check_real_array(x, "x", ndim=1, nonempty=True)
+    rows = check_indices(rows, "rows", x.size)
+    cols = check_indices(cols, "cols", x.size)
+    h = check_positive(h, "h")
+    check_step_fits(x, h, sorted(set(rows) | set(cols)))
 
     def at(i, si, j, sj):
         step = np.zeros(x.size)
@@ -180,3 +118,57 @@ def hessian_block(f, x, rows, cols, h=1e-4) -> np.ndarray:
 
     return np.array([[(at(i, 1, j, 1) - at(i, 1, j, -1) - at(i, -1, j, 1) + at(i, -1, j, -1))
                       / (4 * h * h) for j in cols] for i in rows]).reshape(len(rows), len(cols))
+
+
+def taylor_errors(f, p_m, p_n, epsilons, h_gradient=1e-5, h_hessian=1e-4):
+    r"""How well the second-order expansion in two position vectors fits a function.
+
+    For a scalar ``f(u_m, u_n)`` (the model with :math:`u_m` added to token m and :math:`u_n`
+    to token n) and position vectors :math:`p_m, p_n` scaled by :math:`\varepsilon`, returns
+
+    - the error of the second-order Taylor expansion at :math:`(\varepsilon p_m, \varepsilon p_n)`,
+      :math:`|\tilde f(\varepsilon) - f_0 - \varepsilon(p_m^\top g_m + p_n^\top g_n)
+      - \varepsilon^2(\tfrac12 p_m^\top H_{mm} p_m + \tfrac12 p_n^\top H_{nn} p_n
+      + p_m^\top H p_n)|`;
+    - the error of the mixed difference against the cross term,
+      :math:`|\Delta(\varepsilon) - \varepsilon^2 p_m^\top H p_n|`, where
+      :math:`\Delta(\varepsilon) = \tilde f(\varepsilon p_m, \varepsilon p_n)
+      - \tilde f(\varepsilon p_m, 0) - \tilde f(0, \varepsilon p_n) + \tilde f(0, 0)`;
+    - the cross term :math:`p_m^\top H p_n`,
+
+    with the gradients and Hessian blocks at 0 taken by :func:`gradient` and
+    :func:`hessian_block`. Both errors are :math:`O(\varepsilon^3)` when the expansion is right.
+    Derived in chapter 2 (:ref:`ch02-numerical-check`).
+
+    Returns
+    -------
+    (second_order_errors, cross_term_errors, cross_term) : (ndarray, ndarray, float)
+    """
+    f = check_callable(f, "f", "a callable f(u_m, u_n) returning a real number")
+    p_m = check_real_array(p_m, "p_m", ndim=1, nonempty=True)
+    p_n = check_real_array(p_n, "p_n", ndim=1, nonempty=True)
+    if p_n.shape != p_m.shape:
+        raise ValueError(f"p_n must have the shape of p_m {p_m.shape}, got {p_n.shape}")
+    epsilons = check_real_array(epsilons, "epsilons", ndim=1, nonempty=True)
+    d = p_m.size
+    zero = np.zeros(d)
+
+    def f_flat(u):
+        return f(u[:d], u[d:])
+
+    u0, m, n = np.zeros(2 * d), range(d), range(d, 2 * d)
+    g_m, g_n = np.split(gradient(f_flat, u0, h=h_gradient), 2)
+    h_mm = hessian_block(f_flat, u0, m, m, h=h_hessian)
+    h_nn = hessian_block(f_flat, u0, n, n, h=h_hessian)
+    h_mn = hessian_block(f_flat, u0, m, n, h=h_hessian)
+    f0 = _evaluate(f_flat, u0)
+    cross_term = float(p_m @ h_mn @ p_n)
+    second, mixed_error = [], []
+    for eps in epsilons:
+        expansion = (f0 + eps * (p_m @ g_m + p_n @ g_n)
+                     + eps**2 * (0.5 * p_m @ h_mm @ p_m + 0.5 * p_n @ h_nn @ p_n + cross_term))
+        both = f(eps * p_m, eps * p_n)
+        second.append(abs(both - expansion))
+        mixed = both - f(eps * p_m, zero) - f(zero, eps * p_n) + f0
+        mixed_error.append(abs(mixed - eps**2 * cross_term))
+    return np.array(second), np.array(mixed_error), cross_term

@@ -14,73 +14,14 @@ are written here to reproduce their reference implementations exactly, not just 
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
+from ._validate import check_bool, check_count, check_integer_array
+
 # Relative positions of larger magnitude all share the last bucket of their sign, so they are
 # clipped to this before any arithmetic (the reference's own int64 negation of -2**63 overflows).
-_POSITION_CLIP = 2 ** 62
-
-
-def _check_count(value, name: str, minimum: int) -> int:
-    """An int (or NumPy integer; not a bool) that is at least ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer >= {minimum}, "
-                         f"got {value!r} of type {type(value).__name__}")
-    value = int(value)
-    if value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
-    return value
-
-
-def _check_relative_position(relative_position) -> np.ndarray:
-    """Relative positions as an int64 array of the same shape, magnitudes clipped to 2**62.
-
-    Integers of any size are accepted, and so are floats that hold whole numbers (1.0, -16.0);
-    fractions, NaN, infinities, bools, complex numbers and strings are not.
-    """
-    name = "relative_position"
-    if isinstance(relative_position, (bool, np.bool_)):
-        raise ValueError(f"{name} must hold integers, got the bool {relative_position!r}")
-    try:
-        array = np.asarray(relative_position)
-    except (TypeError, ValueError):  # ragged nesting, for instance
-        raise ValueError(f"{name} must be an integer or an array of integers, "
-                         f"got {relative_position!r}") from None
-    if array.dtype == object:  # Python integers too large for int64, or mixed junk
-        flat = []
-        for item in array.ravel():
-            if isinstance(item, bool) or not isinstance(item, numbers.Real):
-                raise ValueError(f"{name} must hold integers, got {item!r}")
-            if isinstance(item, numbers.Integral):
-                flat.append(max(-_POSITION_CLIP, min(_POSITION_CLIP, int(item))))
-                continue
-            try:
-                value = float(item)
-            except OverflowError:
-                raise ValueError(f"{name} must hold finite integers, got {item!r}") from None
-            if not math.isfinite(value) or value != math.floor(value):
-                raise ValueError(f"{name} must hold finite integers, got {item!r}")
-            flat.append(int(max(-_POSITION_CLIP, min(_POSITION_CLIP, value))))
-        return np.array(flat, dtype=np.int64).reshape(array.shape)
-    if array.dtype == bool:
-        raise ValueError(f"{name} must hold integers, got dtype bool")
-    if np.issubdtype(array.dtype, np.integer):
-        if np.issubdtype(array.dtype, np.unsignedinteger):
-            array = np.minimum(array, np.uint64(_POSITION_CLIP))
-        return np.clip(array.astype(np.int64), -_POSITION_CLIP, _POSITION_CLIP)
-    if np.issubdtype(array.dtype, np.floating):
-        if not np.all(np.isfinite(array)):
-            bad = array[~np.isfinite(array)].flat[0]
-            raise ValueError(f"{name} must hold finite integers, got {bad}")
-        fractional = array != np.floor(array)
-        if np.any(fractional):
-            raise ValueError(f"{name} must hold integers (floats are accepted only when they are "
-                             f"whole numbers), got {array[fractional].flat[0]}")
-        clipped = np.clip(array.astype(np.float64), -float(_POSITION_CLIP), float(_POSITION_CLIP))
-        return clipped.astype(np.int64)
-    raise ValueError(f"{name} must hold integers, got dtype {array.dtype}")
+_POSITION_CLIP = 2**62
 
 
 def t5_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
@@ -98,7 +39,7 @@ def t5_bucket(relative_position, bidirectional=True, num_buckets=32, max_distanc
               \dfrac{\ln(n/E)}{\ln(\texttt{max\_distance}/E)}\,(B - E)\Bigr),\; B - 1\Bigr),
               & n \ge E. \end{cases}
 
-    Derived in chapter 10. The defaults are T5's: 32 buckets, ``max_distance`` 128.
+    Derived in chapter 10 (:ref:`ch10-buckets`). The defaults are T5's: 32 buckets, ``max_distance`` 128.
 
     **Bucket for bucket like the reference.** This is ``_relative_position_bucket`` of Mesh
     TensorFlow and of Hugging Face ``T5Attention``, which compute the logarithmic part in
@@ -150,33 +91,25 @@ def t5_bucket(relative_position, bidirectional=True, num_buckets=32, max_distanc
         An int for a scalar input, else an array of the same shape, values in
         ``[0, num_buckets)``.
     """
-    if not isinstance(bidirectional, (bool, np.bool_)):
-        raise ValueError(f"bidirectional must be a bool, got {bidirectional!r}")
-    bidirectional = bool(bidirectional)
+    bidirectional = check_bool(bidirectional, "bidirectional")
     smallest = 4 if bidirectional else 2
-    if isinstance(num_buckets, bool) or not isinstance(num_buckets, numbers.Integral):
-        raise ValueError(f"num_buckets must be an even integer >= {smallest}, "
-                         f"got {num_buckets!r} of type {type(num_buckets).__name__}")
-    num_buckets = int(num_buckets)
+    num_buckets = check_count(num_buckets, "num_buckets", 0)
     if num_buckets < smallest or num_buckets % 2:
         mode = "bidirectional" if bidirectional else "unidirectional"
         raise ValueError(f"num_buckets must be an even integer >= {smallest} in {mode} mode, "
                          f"got {num_buckets}")
     per_sign = num_buckets // 2 if bidirectional else num_buckets
     max_exact = per_sign // 2
-    if isinstance(max_distance, bool) or not isinstance(max_distance, numbers.Integral):
-        raise ValueError(f"max_distance must be an integer > {max_exact}, "
-                         f"got {max_distance!r} of type {type(max_distance).__name__}")
-    max_distance = int(max_distance)
-    if max_distance.bit_length() > 1000:  # max_distance / max_exact would overflow a float
-        raise ValueError(f"max_distance must be an integer below 2**1000, "
-                         f"got one of {max_distance.bit_length()} bits")
+    max_distance = check_count(max_distance, "max_distance", 0)
     if max_distance <= max_exact:
         raise ValueError(f"max_distance must be an integer greater than the {max_exact} exact "
                          f"buckets (num_buckets={num_buckets}, bidirectional={bidirectional}), "
                          f"got {max_distance}")
+    if max_distance.bit_length() > 1000:  # max_distance / max_exact would overflow a float
+        raise ValueError(f"max_distance must be an integer below 2**1000, "
+                         f"got one of {max_distance.bit_length()} bits")
 
-    rp = _check_relative_position(relative_position)
+    rp = check_integer_array(relative_position, "relative_position", clip=_POSITION_CLIP)
     scalar = rp.ndim == 0
     rp = np.atleast_1d(rp)
 
@@ -220,7 +153,7 @@ def alibi_slopes(n_heads) -> np.ndarray:
     :math:`n`, with :math:`c = 2^{\lfloor \log_2 n \rfloor}`, the slopes are those of :math:`c`
     heads followed by the 1st, 3rd, 5th, … slopes of the :math:`2c`-head sequence until there are
     :math:`n`, i.e. :math:`2^{-8(2k-1)/(2c)}` for :math:`k = 1, \dots, n - c`; the list is then
-    not sorted. Derived in chapter 11.
+    not sorted. Derived in chapter 11 (:ref:`ch11-slopes`).
 
     The values are computed with the reference's own Python float operations
     (``start = 2**(-2**-(log2(c) - 3))``, ``start * start**i``), so they agree with
@@ -235,7 +168,7 @@ def alibi_slopes(n_heads) -> np.ndarray:
     -------
     ndarray of shape ``(n_heads,)``, float64
     """
-    n = _check_count(n_heads, "n_heads", 1)
+    n = check_count(n_heads, "n_heads", 1)
     # 2**floor(log2(n)). The reference tests math.log2(n).is_integer(), which is the same test
     # for every n < 2**49 - 1 (log2(2**49 - 1) rounds to 49.0); bit_length stays exact.
     closest = 1 << (n.bit_length() - 1)
@@ -258,7 +191,7 @@ def alibi_bias(n_heads, length) -> np.ndarray:
     to the logits both penalises distance and hides future keys, and the softmax gives those keys
     a weight of exactly 0. The diagonal is ``+0.0``. The reference implementation adds
     :math:`m_h\,j` instead of :math:`-m_h(i - j)`; the two differ by :math:`m_h i`, a constant in
-    each row, which the softmax ignores. Derived in chapter 11.
+    each row, which the softmax ignores. Derived in chapter 11 (:ref:`ch11-bias`).
 
     Parameters
     ----------
@@ -272,7 +205,7 @@ def alibi_bias(n_heads, length) -> np.ndarray:
     ndarray of shape ``(n_heads, length, length)``, float64
     """
     slopes = alibi_slopes(n_heads)
-    length = _check_count(length, "length", 0)
+    length = check_count(length, "length", 0)
     position = np.arange(length, dtype=np.float64)
     offset = position[None, :] - position[:, None]          # j - i
     bias = slopes[:, None, None] * offset[None, :, :]         # = -m (i - j), +0.0 on the diagonal

@@ -1,18 +1,28 @@
-"""Every figure of the book, defined once.
+"""Every figure of the book, defined once: one module per chapter.
 
-A chapter shows a figure with ``show("fig-name")``; ``make figures`` (``python -m
-posenc.figures OUTDIR``) writes the same figures as SVG, PNG and PDF. Both go through
-:func:`render`, so the picture in the book and the file in ``figures/`` are the same bytes.
+``figures/chNN_<chapter>.py`` holds the drawing code of chapter NN's figures, static and
+interactive; the mathematics they draw comes from :mod:`posenc`. A chapter shows a figure with
+``show("fig-chNN-...")``; ``make figures`` (``python -m posenc.figures OUTDIR``) writes every
+static figure as SVG, PNG and PDF. Both go through :func:`render`, so the picture in the book
+and the file in ``figures/`` are the same bytes.
 
-Figures are registered per chapter module with the :func:`figure` decorator; a builder takes no
-arguments and returns a :class:`matplotlib.figure.Figure`. Captions and alt text live in the
-chapter's cell metadata, not here: the figure carries no title.
+The rules, checked when a module registers its figures:
+
+- a figure's name is ``fig-chNN-<what>``, where ``chNN`` is its module's chapter;
+- names are unique across static and interactive figures (one registry holds both);
+- a static builder takes no arguments and returns a :class:`matplotlib.figure.Figure` with no
+  title (captions and alt text live in the chapter's cell metadata);
+- an interactive builder returns a :class:`plotly.graph_objects.Figure` whose data is
+  precomputed (the website runs no kernel), and carries a description that becomes its
+  ``aria-label``. Each interactive figure has a static twin, named in ``twin``.
 """
 
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
@@ -20,6 +30,7 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 FORMATS = ("svg", "png", "pdf")
+STATIC, INTERACTIVE = "static", "interactive"
 
 # Fixed metadata and hash salt make the output byte-identical from run to run.
 SAVE_METADATA = {
@@ -47,47 +58,99 @@ STYLE = {
     "image.cmap": "RdBu_r",
 }
 
-_BUILDERS: dict[str, Callable[[], Figure]] = {}
+NAME_RULE = re.compile(r"^fig-(ch\d\d)-[a-z0-9]+(-[a-z0-9]+)*$")
+MODULE_RULE = re.compile(r"^(ch\d\d)_[a-z0-9_]+$")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A registered figure: its kind, its builder and (interactive figures) its description
+    and static twin."""
+
+    name: str
+    kind: str
+    builder: Callable
+    description: str = ""
+    twin: str = ""
+
+    @property
+    def origin(self) -> str:
+        return f"{self.builder.__module__}.{self.builder.__qualname__}"
+
+
+_REGISTRY: dict[str, Entry] = {}
+
+
+def _register(entry: Entry) -> None:
+    match = NAME_RULE.match(entry.name)
+    if not match:
+        raise ValueError(f"name must look like 'fig-chNN-what' (lower case, digits and "
+                         f"hyphens), got {entry.name!r}")
+    module = entry.builder.__module__.rsplit(".", 1)[-1]
+    module_match = MODULE_RULE.match(module)
+    if module_match and module_match.group(1) != match.group(1):
+        raise ValueError(f"name {entry.name!r} must start with 'fig-{module_match.group(1)}-': "
+                         f"it is defined in {module}")
+    previous = _REGISTRY.get(entry.name)
+    # Re-importing the same module (importlib.reload, %autoreload) redefines its figures.
+    if previous is not None and previous.origin != entry.origin:
+        raise ValueError(f"figure {entry.name!r} is defined twice: in {previous.origin} "
+                         f"and in {entry.origin}")
+    _REGISTRY[entry.name] = entry
 
 
 def figure(name: str):
-    """Register ``builder`` as the definition of the figure called ``name``."""
-    if not name.startswith("fig-"):
-        raise ValueError(f"figure names start with 'fig-', got {name!r}")
+    """Register a static figure: ``builder()`` returns a matplotlib Figure."""
 
     def register(builder: Callable[[], Figure]) -> Callable[[], Figure]:
-        previous = _BUILDERS.get(name)
-        # Re-importing the same module (importlib.reload, %autoreload) redefines its figures.
-        if previous is not None and _origin(previous) != _origin(builder):
-            raise ValueError(f"figure {name!r} is defined twice: in {_origin(previous)} "
-                             f"and in {_origin(builder)}")
-        _BUILDERS[name] = builder
+        _register(Entry(name, STATIC, builder))
         return builder
 
     return register
 
 
-def _origin(builder: Callable) -> str:
-    return f"{builder.__module__}.{builder.__qualname__}"
+def interactive_figure(name: str, description: str, twin: str):
+    """Register an interactive figure: ``builder()`` returns a Plotly Figure. ``description``
+    becomes the element's aria-label (what it shows and how to operate it); ``twin`` names
+    the static figure that shows the same thing in print and in ``make figures``."""
+
+    def register(builder: Callable) -> Callable:
+        _register(Entry(name, INTERACTIVE, builder, description, twin))
+        return builder
+
+    return register
 
 
-def names() -> list[str]:
-    """Names of all registered figures, sorted."""
-    return sorted(_BUILDERS)
+def names(kind: str | None = None) -> list[str]:
+    """Names of the registered figures (of one ``kind``, "static" or "interactive")."""
+    if kind not in (None, STATIC, INTERACTIVE):
+        raise ValueError(f"kind must be None, {STATIC!r} or {INTERACTIVE!r}, got {kind!r}")
+    return sorted(name for name, entry in _REGISTRY.items() if kind in (None, entry.kind))
 
 
-def build(name: str) -> Figure:
-    """Build the figure called ``name`` under the book's style."""
-    if name not in _BUILDERS:
+def entry(name: str) -> Entry:
+    if name not in _REGISTRY:
         raise ValueError(f"name must be a registered figure ({', '.join(names())}), got {name!r}")
+    return _REGISTRY[name]
+
+
+def build(name: str):
+    """Build the figure called ``name`` (under the book's style, for a static figure)."""
+    found = entry(name)
+    if found.kind == INTERACTIVE:
+        return found.builder()
     with matplotlib.rc_context(STYLE):
-        return _BUILDERS[name]()
+        return found.builder()
 
 
 def render(name: str, fmt: str) -> bytes:
-    """The figure called ``name`` as ``fmt`` bytes ("svg", "png" or "pdf"), deterministic."""
+    """The static figure called ``name`` as ``fmt`` bytes ("svg", "png" or "pdf"),
+    deterministic."""
     if fmt not in FORMATS:
         raise ValueError(f"fmt must be one of {FORMATS}, got {fmt!r}")
+    if entry(name).kind != STATIC:
+        raise ValueError(f"name must be a static figure to render as {fmt}, got the interactive "
+                         f"{name!r} (its static twin is {entry(name).twin!r})")
     fig = build(name)
     try:
         return _save(fig, fmt)
@@ -117,17 +180,28 @@ class RenderedFigure:
         return f"<figure {self.name}>"
 
 
-def show(name: str) -> RenderedFigure:
-    """Display the figure in a notebook: the same SVG bytes that ``make figures`` writes."""
+def show(name: str):
+    """Display the figure called ``name`` in a notebook: a static figure as the same SVG bytes
+    that ``make figures`` writes, an interactive one as Plotly HTML (website) and Plotly's mime
+    type (JupyterLab)."""
+    found = entry(name)
+    if found.kind == INTERACTIVE:
+        from ._plotly import InteractiveFigure
+
+        return InteractiveFigure(name, build(name), found.description)
     return RenderedFigure(name, render(name, "svg"))
 
 
 def write_all(outdir: str | Path, selected: Iterable[str] | None = None) -> list[Path]:
-    """Write every figure (or the ``selected`` ones) to ``outdir`` in every format."""
+    """Write every static figure (or the ``selected`` ones) to ``outdir`` in every format."""
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
+    selected = names(STATIC) if selected is None else list(selected)
+    for name in selected:
+        if entry(name).kind != STATIC:
+            raise ValueError(f"selected must name static figures, got the interactive {name!r}")
     written = []
-    for name in (names() if selected is None else list(selected)):
+    for name in selected:
         # Built once and saved in every format (the same bytes as render(name, fmt) for each
         # format, which the tests check): building is most of the cost of a figure.
         fig = build(name)
@@ -143,17 +217,26 @@ def write_all(outdir: str | Path, selected: Iterable[str] | None = None) -> list
 
 # Importing the chapter modules registers their figures.
 from . import (  # noqa: E402,F401
-    alibi,
-    beyond_identity,
-    complex_solution,
-    extrapolation,
-    finite_sum,
-    learned_t5,
-    long_range_decay,
-    real_model,
-    rope,
-    schedules,
-    standard_formula,
-    symmetry,
-    taylor_expansion,
+    ch01_symmetry,
+    ch02_taylor_expansion,
+    ch03_complex_solution,
+    ch04_standard_formula,
+    ch05_decay_integral,
+    ch06_finite_sum,
+    ch07_bases_schedules,
+    ch08_beyond_identity,
+    ch09_real_model,
+    ch10_learned_and_t5,
+    ch11_alibi,
+    ch12_rope,
+    ch13_extrapolation,
 )
+
+
+def _check_twins() -> None:
+    for found in _REGISTRY.values():
+        if found.kind == INTERACTIVE and entry(found.twin).kind != STATIC:
+            raise ValueError(f"twin of {found.name!r} must be a static figure, got {found.twin!r}")
+
+
+_check_twins()

@@ -9,30 +9,27 @@ Derived in chapter 12.
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import sici
 
-from ._validate import check_layout, check_positions
-from .sinusoidal import frequencies
+from ._validate import (
+    check_base,
+    check_count,
+    check_dimension,
+    check_layout,
+    check_positions,
+    check_real_array,
+)
+from .encoding import frequencies
 
 
 def _check_x(x) -> np.ndarray:
     """``x`` as a float64 array of shape ``(..., n, d)`` with ``d`` positive and even."""
-    try:
-        array = np.asarray(x)
-    except (TypeError, ValueError):  # ragged nesting, for instance
-        raise ValueError("x must be an array of real numbers of shape (..., n, d)") from None
-    if array.dtype == bool or not (np.issubdtype(array.dtype, np.integer)
-                                   or np.issubdtype(array.dtype, np.floating)):
-        raise ValueError(f"x must hold real numbers, got dtype {array.dtype}")
-    if array.ndim < 2:
-        raise ValueError(f"x must have at least 2 axes, (..., n, d): positions on the "
-                         f"second-to-last and features on the last; got shape {array.shape}")
+    array = check_real_array(x, "x", min_ndim=2, shape_hint=", (..., n, d): positions on the "
+                             "second-to-last and features on the last")
     d = array.shape[-1]
     if d == 0 or d % 2:
         raise ValueError(f"x must have a last axis of positive even length d (coordinates are "
                          f"rotated in pairs), got shape {array.shape} with d = {d}")
-    array = array.astype(np.float64)
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"x must be finite, got {array[~np.isfinite(array)].flat[0]}")
     return array
 
 
@@ -56,7 +53,7 @@ def rope(x, positions, base=10000.0, layout="interleaved") -> np.ndarray:
     :math:`(x_i, x_{i+d/2})`, rotated the same way; the two layouts differ by the coordinate
     permutation :func:`~posenc.layout_permutation`. Since :math:`R_m^\top R_n = R_{n-m}`,
     :math:`(R_m q)^\top (R_n k) = q^\top R_{n-m} k` depends on :math:`n - m` only.
-    Derived in chapter 12.
+    Derived in chapter 12 (:ref:`ch12-elementwise`).
 
     Parameters
     ----------
@@ -95,8 +92,8 @@ def rope(x, positions, base=10000.0, layout="interleaved") -> np.ndarray:
     else:
         first, second = np.s_[..., : d // 2], np.s_[..., d // 2:]
     out = np.empty_like(array)
-    # Hardening fix: a pair whose norm is beyond the largest float (1.7e308 in both coordinates,
-    # say) has no finite rotation; it used to come back as inf with a RuntimeWarning.
+    # A pair whose norm is beyond the largest float (1.7e308 in both coordinates) has no
+    # finite rotation: refuse it rather than return inf.
     with np.errstate(over="ignore", invalid="ignore"):
         out[first] = array[first] * cos - array[second] * sin
         out[second] = array[first] * sin + array[second] * cos
@@ -104,3 +101,74 @@ def rope(x, positions, base=10000.0, layout="interleaved") -> np.ndarray:
         raise ValueError(f"x is too large to rotate: a coordinate pair's rotation overflows "
                          f"float64 (beyond {np.finfo(np.float64).max:.3g})")
     return out
+
+
+def rope_partial_sums(x, d, base=10000.0) -> np.ndarray:
+    r"""RoFormer's partial sums :math:`S_j(x) = \sum_{k<j} e^{\mathrm{i} x\theta_k}`,
+    :math:`j = 1, \dots, d/2`.
+
+    Abel summation writes the RoPE score :math:`\mathrm{Re}\sum_i h_i e^{\mathrm{i}x\theta_i}`
+    through these sums (RoFormer §3.4.3). Derived in chapter 12 (:ref:`ch12-decay`).
+
+    Returns
+    -------
+    complex ndarray of shape ``x.shape + (d/2,)``
+    """
+    theta = frequencies(d, base)
+    values = check_real_array(x, "x")
+    return np.cumsum(np.exp(1j * np.multiply.outer(values, theta)), axis=-1)
+
+
+def rope_bound(x, d, base=10000.0):
+    r"""RoFormer's relative upper bound :math:`\frac{1}{d/2}\sum_{j=1}^{d/2} |S_j(x)|`.
+
+    Times :math:`\max_i |h_{i+1} - h_i|` it bounds the RoPE score's modulus; RoFormer plots it
+    to argue for long-term decay. It starts at :math:`(d/2 + 1)/2` and is not monotone.
+    Derived in chapter 12 (:ref:`ch12-decay`).
+    """
+    d = check_dimension(d)
+    out = np.abs(rope_partial_sums(x, d, base)).sum(axis=-1) / (d // 2)
+    return float(out) if out.ndim == 0 else out
+
+
+def rope_partial_integral(x, u, base=10000.0) -> np.ndarray:
+    r"""The continuum limit of :math:`S_j(x)/(d/2)` at :math:`u = 2j/d`:
+
+    .. math:: \int_0^u e^{\mathrm{i}x b^{-t}}\,dt =
+              \frac{\mathrm{Ci}(x) - \mathrm{Ci}(x b^{-u})
+              + \mathrm{i}\,\big(\mathrm{Si}(x) - \mathrm{Si}(x b^{-u})\big)}{\ln b},
+              \qquad x > 0,
+
+    by the substitution :math:`v = x b^{-t}` of chapter 5. Derived in chapter 12 (:ref:`ch12-decay`).
+
+    Returns
+    -------
+    complex ndarray of shape ``x.shape + u.shape``
+    """
+    base = check_base(base)
+    values = check_real_array(x, "x")
+    if np.any(values <= 0):
+        raise ValueError(f"x must be > 0, got {values[values <= 0].flat[0]}")
+    u = check_real_array(u, "u")
+    if np.any((u < 0) | (u > 1)):
+        raise ValueError(f"u must lie in [0, 1], got {u[(u < 0) | (u > 1)].flat[0]}")
+    xv = values[..., None] if u.ndim else values
+    lower = xv * base ** (-u)
+    si_x, ci_x = sici(xv)
+    si_lo, ci_lo = sici(lower)
+    return (ci_x - ci_lo + 1j * (si_x - si_lo)) / np.log(base)
+
+
+def rope_bound_continuum(x, d, base=10000.0, points=400):
+    r""":func:`rope_bound` as :math:`d \to \infty` with x fixed:
+
+    .. math:: \frac{1}{d/2}\sum_j |S_j(x)| \approx
+              \frac{d}{2}\int_0^1 \Big|\int_0^u e^{\mathrm{i}x b^{-t}}\,dt\Big|\,du,
+
+    by the midpoint rule with ``points`` nodes in u; x > 0. Derived in chapter 12 (:ref:`ch12-decay`).
+    """
+    d = check_dimension(d)
+    points = check_count(points, "points", 1)
+    u = (np.arange(points) + 0.5) / points
+    out = np.abs(rope_partial_integral(x, u, base)).mean(axis=-1) * (d // 2)
+    return float(out) if out.ndim == 0 else out

@@ -3,25 +3,15 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import frequencies
+from .. import cos_sums, frequencies, ntk_base
 from . import figure
 
 D, BASE = 128, 1.0e4
 TRAIN_L, SCALE = 4096, 4
 CRITERION_L = 4096
-BLOCK = 64
 
 
-def cos_sums(base, length, d=D):
-    """B_m = sum_i cos(m theta_i) for m = 0 .. length-1, by blocks: cos((m0 + j)θ) expanded."""
-    theta = frequencies(d, base)
-    j = np.arange(BLOCK)[:, None] * theta
-    m0 = np.arange(0, length, BLOCK)[:, None] * theta
-    values = np.cos(m0) @ np.cos(j).T - np.sin(m0) @ np.sin(j).T
-    return values.ravel()[:length]
-
-
-@figure("fig-extrap-angles")
+@figure("fig-ch13-angles")
 def extrap_angles():
     theta = frequencies(D, BASE)
     i = np.arange(D // 2)
@@ -60,11 +50,11 @@ def extrap_angles():
     return fig
 
 
-@figure("fig-extrap-scaling")
+@figure("fig-ch13-scaling")
 def extrap_scaling():
     i = np.arange(D // 2)
     theta = frequencies(D, BASE)
-    ntk = frequencies(D, BASE * SCALE ** (D / (D - 2)))
+    ntk = frequencies(D, ntk_base(BASE, SCALE, D))
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4))
     left.plot(i, np.full(i.shape, 1 / SCALE), color="C0", lw=1.6, label="Position Interpolation")
     left.plot(i, ntk / theta, color="C3", lw=1.6, ls="--", label="NTK-aware base")
@@ -85,12 +75,12 @@ def extrap_scaling():
     return fig
 
 
-@figure("fig-extrap-min-vs-base")
+@figure("fig-ch13-min-vs-base")
 def extrap_min_vs_base():
     bases = np.geomspace(1.2e4, 6.0e4, 1200)
-    low = np.array([cos_sums(b, CRITERION_L).min() for b in bases])
+    low = np.array([cos_sums(CRITERION_L, D, b).min() for b in bases])
     zoom = np.linspace(2.66e4, 2.90e4, 600)
-    low_zoom = np.array([cos_sums(b, CRITERION_L).min() for b in zoom])
+    low_zoom = np.array([cos_sums(CRITERION_L, D, b).min() for b in zoom])
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.5))
     for ax, x, y in [(left, bases, low), (right, zoom, low_zoom)]:
         ax.plot(x, y, color="C0", lw=1.0)

@@ -8,15 +8,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import (check_base, check_dimension, check_finite_real, check_layout,
-                        check_positions)
+from ._validate import (
+    check_base,
+    check_dimension,
+    check_finite_real,
+    check_layout,
+    check_positions,
+    check_real_array,
+)
 
 
 def frequencies(d, base=10000.0) -> np.ndarray:
     r"""Angular frequencies :math:`\theta_i = b^{-2i/d}` for :math:`i = 0, \dots, d/2 - 1`.
 
     The highest frequency is 1 (wavelength :math:`2\pi`); the lowest is :math:`b^{-(d-2)/d}`,
-    slightly above :math:`1/b`. Derived in chapter 3; the wavelengths are discussed in chapter 4.
+    slightly above :math:`1/b`. Derived in chapter 4 (:ref:`ch04-formula`); the wavelengths are discussed in chapter 4.
 
     Parameters
     ----------
@@ -34,7 +40,7 @@ def layout_permutation(d) -> np.ndarray:
     """Column order that turns the interleaved layout into the halves layout.
 
     ``sinusoidal(p, d, layout="halves") == sinusoidal(p, d)[:, layout_permutation(d)]``:
-    the permutation is ``[0, 2, …, d-2, 1, 3, …, d-1]``. Shown in chapter 4; RoPE's
+    the permutation is ``[0, 2, …, d-2, 1, 3, …, d-1]``. Derived in chapter 4 (:ref:`ch04-layouts`); RoPE's
     ``rotate_every_two`` and ``rotate_half`` conventions differ by the same permutation.
     """
     d = check_dimension(d)
@@ -50,7 +56,7 @@ def sinusoidal(positions, d, base=10000.0, layout="interleaved") -> np.ndarray:
               \mathrm{PE}(t)_{2i+1} = \cos(t\,\theta_i), \qquad \theta_i = b^{-2i/d}.
 
     The halves layout stores all the sines first, then all the cosines, with the same
-    frequencies. Derived in chapter 3, implemented and compared in chapter 4.
+    frequencies. Derived in chapter 4 (:ref:`ch04-formula`), implemented and compared in chapter 4.
 
     Parameters
     ----------
@@ -127,7 +133,7 @@ def shift_matrix(k, d, base=10000.0, layout="interleaved") -> np.ndarray:
 
     a clockwise rotation by :math:`k\theta_i` (the counter-clockwise form often printed is
     right only for :math:`(\cos, \sin)` pairs). :math:`M_k` is orthogonal and
-    :math:`M_j M_k = M_{j+k}`. Proved in chapter 4.
+    :math:`M_j M_k = M_{j+k}`. Derived in chapter 4 (:ref:`ch04-shift`).
 
     Parameters
     ----------
@@ -150,3 +156,52 @@ def shift_matrix(k, d, base=10000.0, layout="interleaved") -> np.ndarray:
         perm = layout_permutation(d)
         m = m[np.ix_(perm, perm)]
     return m
+
+
+def block_encoding(positions, theta) -> np.ndarray:
+    r"""Position vectors built from 2-D blocks with arbitrary frequencies, in (cos, sin) order:
+
+    .. math:: p_m = (\cos m\theta_0, \sin m\theta_0, \cos m\theta_1, \sin m\theta_1, \dots).
+
+    Every such table satisfies :math:`\langle p_m, p_n\rangle = \sum_i \cos((m-n)\theta_i)`,
+    whatever the :math:`\theta_i` (chapter 3, theorem "Block solutions"); the paper's encoding is
+    the case :math:`\theta_i = b^{-2i/d}` with each pair written (sin, cos).
+
+    Derived in chapter 3 (:ref:`ch03-blocks`).
+
+    Parameters
+    ----------
+    positions : int or 1-D array of real numbers
+        As for :func:`sinusoidal`.
+    theta : 1-D array of real numbers
+        The frequencies, one per block.
+
+    Returns
+    -------
+    ndarray of shape ``(len(positions), 2 * len(theta))``
+    """
+    t = check_positions(positions)
+    theta = check_real_array(theta, "theta", ndim=1, nonempty=True)
+    angles = np.multiply.outer(t, theta)
+    table = np.empty((t.size, 2 * theta.size))
+    table[:, 0::2] = np.cos(angles)
+    table[:, 1::2] = np.sin(angles)
+    return table
+
+
+def tensor2tensor_frequencies(d, max_timescale=10000.0) -> np.ndarray:
+    r"""The frequencies of tensor2tensor's and fairseq's code: :math:`d/2` geometric steps from
+    1 down to exactly :math:`1/\text{max\_timescale}`,
+
+    .. math:: \theta_i = \exp\!\Big(-\,i\,\frac{\ln(\text{max\_timescale})}{d/2 - 1}\Big),
+              \qquad i = 0, \dots, d/2 - 1.
+
+    The paper's formula (:func:`frequencies`) steps by :math:`\ln(b)/(d/2)` instead, so its
+    lowest frequency stops one step short of :math:`1/b`. Derived in chapter 4 (:ref:`ch04-layouts`).
+    """
+    d = check_dimension(d)
+    if d < 4:
+        raise ValueError(f"d must be at least 4 (d/2 - 1 steps divide the range), got {d}")
+    max_timescale = check_base(max_timescale, "max_timescale")
+    half = d // 2
+    return np.exp(-np.arange(half) * np.log(max_timescale) / (half - 1))

@@ -1,12 +1,16 @@
 """Figures of chapter 8, beyond H = I."""
 
-from functools import lru_cache
-
 import matplotlib.pyplot as plt
 import numpy as np
-import scipy.sparse as sparse
 
-from .. import frequencies, sinusoidal
+from .. import (
+    frequencies,
+    random_symmetric,
+    sinusoidal,
+    toeplitz_fit,
+    toeplitz_hankel_fit,
+    variance_explained,
+)
 from . import figure
 
 D = 64          # dimension of the encodings
@@ -19,45 +23,13 @@ def diagonal_h(d=D, seed=SEED):
     return np.diag(np.random.default_rng(seed).uniform(0.5, 1.5, d))
 
 
-def random_symmetric(d=D, seed=SEED):
-    """A random symmetric G with the Frobenius norm of the identity, sqrt(d)."""
-    a = np.random.default_rng(seed).standard_normal((d, d))
-    g = (a + a.T) / 2
-    return g * np.sqrt(d) / np.linalg.norm(g)
+def _explained(c):
+    """Variance of c explained by m - n alone and by m - n and m + n."""
+    return (variance_explained(c, toeplitz_fit(c)),
+            variance_explained(c, toeplitz_hankel_fit(c)))
 
 
-@lru_cache(maxsize=4)
-def _design(n=N):
-    """Sparse indicator matrix of the model C[m, n] = f(m - n) + g(m + n)."""
-    m, k = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
-    rows = np.arange(n * n)
-    cols_f = (m - k).ravel() + n - 1
-    cols_g = (m + k).ravel() + 2 * n - 1
-    data = np.ones(2 * n * n)
-    return sparse.csr_matrix((data, (np.r_[rows, rows], np.r_[cols_f, cols_g])),
-                             shape=(n * n, 4 * n - 2))
-
-
-@lru_cache(maxsize=4)
-def _normal_pinv(n=N):
-    a = _design(n)
-    return np.linalg.pinv((a.T @ a).toarray())
-
-
-def variance_explained(c):
-    """Fractions of the variance of c explained by a Toeplitz fit and a Toeplitz + Hankel fit."""
-    n = c.shape[0]
-    lag = np.subtract.outer(np.arange(n), np.arange(n)) + n - 1
-    diag_mean = np.bincount(lag.ravel(), c.ravel()) / np.bincount(lag.ravel())
-    toeplitz = diag_mean[lag]
-    a = _design(n)
-    coef = _normal_pinv(n) @ (a.T @ c.ravel())
-    both = (a @ coef).reshape(n, n)
-    total = ((c - c.mean()) ** 2).sum()
-    return 1 - ((c - toeplitz) ** 2).sum() / total, 1 - ((c - both) ** 2).sum() / total
-
-
-@figure("fig-beyond-diagonal")
+@figure("fig-ch08-diagonal")
 def beyond_diagonal():
     p = sinusoidal(N, D)
     h = np.diag(diagonal_h())
@@ -85,15 +57,15 @@ def beyond_diagonal():
     return fig
 
 
-@figure("fig-beyond-offdiagonal")
+@figure("fig-ch08-offdiagonal")
 def beyond_offdiagonal():
     p = sinusoidal(N, D)
     strengths = np.linspace(0, 1, 21)
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4),
                                       gridspec_kw={"width_ratios": [1.3, 1]})
     for seed in range(5):
-        g = random_symmetric(seed=seed)
-        fractions = np.array([variance_explained(p @ ((1 - s) * np.eye(D) + s * g) @ p.T)
+        g = random_symmetric(D, seed)
+        fractions = np.array([_explained(p @ ((1 - s) * np.eye(D) + s * g) @ p.T)
                               for s in strengths])
         bold = seed == SEED
         kwargs = {"lw": 1.6 if bold else 0.7, "alpha": 1 if bold else 0.45}
@@ -106,7 +78,7 @@ def beyond_offdiagonal():
     left.set_ylim(0, 1.03)
     left.legend(loc="lower left")
     s_show = 0.5
-    c = p @ ((1 - s_show) * np.eye(D) + s_show * random_symmetric()) @ p.T
+    c = p @ ((1 - s_show) * np.eye(D) + s_show * random_symmetric(D, SEED)) @ p.T
     lim = np.abs(c).max()
     image = right.imshow(c, vmin=-lim, vmax=lim, interpolation="nearest")
     right.grid(False)

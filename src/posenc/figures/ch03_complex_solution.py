@@ -3,7 +3,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import decay_integral, decay_sum, frequencies, sinusoidal
+from .. import block_encoding, decay_integral, decay_sum, frequencies, sinusoidal
 from . import figure
 
 # Small settings that keep the pictures legible.
@@ -18,16 +18,7 @@ def random_frequencies(d, seed=SEED):
     return np.sort(rng.uniform(0.0, np.pi, d // 2))
 
 
-def cos_sin_table(positions, theta):
-    """Rows p_m = (cos m theta_0, sin m theta_0, cos m theta_1, ...), the [cos, sin] blocks."""
-    angles = np.multiply.outer(np.asarray(positions, dtype=float), theta)
-    table = np.empty(angles.shape[:-1] + (2 * len(theta),))
-    table[..., 0::2] = np.cos(angles)
-    table[..., 1::2] = np.sin(angles)
-    return table
-
-
-@figure("fig-complex-circle")
+@figure("fig-ch03-circle")
 def complex_circle():
     theta = frequencies(CIRCLE_D, CIRCLE_BASE)
     m = np.arange(CIRCLE_STEPS + 1)
@@ -54,11 +45,11 @@ def complex_circle():
     return fig
 
 
-@figure("fig-complex-gram")
+@figure("fig-ch03-gram")
 def complex_gram():
     m = np.arange(GRAM_POSITIONS)
     paper = sinusoidal(m, GRAM_D, BASE)
-    shuffled = cos_sin_table(m, random_frequencies(GRAM_D))
+    shuffled = block_encoding(m, random_frequencies(GRAM_D))
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.6), sharey=True)
     for ax, table in zip(axes, (paper, shuffled)):
         gram = table @ table.T / (GRAM_D / 2)
@@ -75,7 +66,7 @@ def complex_gram():
     return fig
 
 
-@figure("fig-complex-decay-glimpse")
+@figure("fig-ch03-decay-glimpse")
 def complex_decay_glimpse():
     x = np.unique(np.round(np.geomspace(1, 3.0e4, 3000)))
     theta_random = random_frequencies(GRAM_D)

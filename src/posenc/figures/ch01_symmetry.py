@@ -24,7 +24,7 @@ def _weights_pair(with_positions):
     return weights(forward), weights(backward)[np.ix_(order, order)]
 
 
-@figure("fig-symmetry-attention")
+@figure("fig-ch01-attention")
 def symmetry_attention():
     fig, axes = plt.subplots(2, 3, figsize=(8, 5.4), sharex=True, sharey=True)
     pairs = [_weights_pair(False), _weights_pair(True)]

@@ -14,7 +14,7 @@ def _log_integers(lo, hi, n):
     return np.unique(np.round(np.logspace(np.log10(lo), np.log10(hi), n)))
 
 
-@figure("fig-finite-sum-vs-integral")
+@figure("fig-ch06-sum-vs-integral")
 def finite_sum_vs_integral():
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.6), sharey=True,
                                       gridspec_kw={"width_ratios": [1, 1.3]})
@@ -41,7 +41,7 @@ def finite_sum_vs_integral():
     return fig
 
 
-@figure("fig-finite-error")
+@figure("fig-ch06-error")
 def finite_error():
     log_b = np.log(BASE)
     x = np.logspace(-1, 7, 4000)

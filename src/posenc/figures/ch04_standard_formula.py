@@ -3,7 +3,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import frequencies, shift_matrix, sinusoidal
+from .. import frequencies, shift_matrix, sinusoidal, tensor2tensor_frequencies
 from . import figure
 
 # The paper's setting, used by most figures of the chapter.
@@ -11,13 +11,7 @@ D_MODEL = 512
 BASE = 1.0e4
 
 
-def _t2t_frequencies(d, max_timescale=BASE):
-    """tensor2tensor's frequencies: a geometric sequence from 1 down to exactly 1/max_timescale."""
-    half = d // 2
-    return np.exp(-np.arange(half) * np.log(max_timescale) / (half - 1))
-
-
-@figure("fig-pe-heatmap")
+@figure("fig-ch04-heatmap")
 def pe_heatmap():
     table = sinusoidal(100, D_MODEL)
     fig, ax = plt.subplots(figsize=(8, 3.2))
@@ -29,7 +23,7 @@ def pe_heatmap():
     return fig
 
 
-@figure("fig-pe-sinusoids")
+@figure("fig-ch04-sinusoids")
 def pe_sinusoids():
     positions = [0, 4, 8, 12]
     n_coords = 128
@@ -52,11 +46,11 @@ def pe_sinusoids():
     return fig
 
 
-@figure("fig-pe-wavelengths")
+@figure("fig-ch04-wavelengths")
 def pe_wavelengths():
     i = np.arange(D_MODEL // 2)
     paper = 2 * np.pi / frequencies(D_MODEL, BASE)
-    t2t = 2 * np.pi / _t2t_frequencies(D_MODEL, BASE)
+    t2t = 2 * np.pi / tensor2tensor_frequencies(D_MODEL, BASE)
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4))
     left.semilogy(i, paper, color="C0", lw=1.6, label="paper, $2\\pi b^{2i/d}$")
     left.semilogy(i, t2t, color="C1", lw=1.4, ls="--", label="tensor2tensor")
@@ -75,7 +69,7 @@ def pe_wavelengths():
     return fig
 
 
-@figure("fig-pe-layouts")
+@figure("fig-ch04-layouts")
 def pe_layouts():
     n_pos, d = 64, 64
     tables = [sinusoidal(n_pos, d, layout="interleaved"), sinusoidal(n_pos, d, layout="halves")]
@@ -90,7 +84,7 @@ def pe_layouts():
     return fig
 
 
-@figure("fig-shift-rotation")
+@figure("fig-ch04-shift-rotation")
 def shift_rotation():
     omega, k, steps = 0.3, 3, 14
     t = np.arange(steps)
@@ -122,7 +116,7 @@ def shift_rotation():
     return fig
 
 
-@figure("fig-pe-inner-product")
+@figure("fig-ch04-inner-product")
 def pe_inner_product():
     theta = frequencies(D_MODEL, BASE)
     near = np.arange(-60, 61)

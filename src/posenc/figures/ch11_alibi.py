@@ -10,7 +10,7 @@ HEAD_COUNTS = (8, 12, 16, 20, 32)
 MARKERS = ("o", "s", "^", "D", "v")
 
 
-@figure("fig-alibi-slopes")
+@figure("fig-ch11-slopes")
 def alibi_slopes_figure():
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.6), sharey=True)
     colours = ("C0", "C1", "C2", "C3", "C4")
@@ -32,7 +32,7 @@ def alibi_slopes_figure():
     return fig
 
 
-@figure("fig-alibi-bias")
+@figure("fig-ch11-bias")
 def alibi_bias_figure():
     length, n_heads, heads = 16, 8, (0, 2)
     bias = alibi_bias(n_heads, length)
@@ -53,7 +53,7 @@ def alibi_bias_figure():
     return fig
 
 
-@figure("fig-alibi-vs-sinusoidal")
+@figure("fig-ch11-vs-sinusoidal")
 def alibi_vs_sinusoidal():
     k = np.arange(0, 513)
     slopes = alibi_slopes(8)

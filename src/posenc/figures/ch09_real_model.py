@@ -1,7 +1,7 @@
 """Figures of chapter 9, a real model: the embeddings of all-MiniLM-L6-v2.
 
-The statistics plotted here are the ones chapter 9 defines and checks in its own cells; the
-chapter asserts that its numbers and these helpers agree.
+The statistics drawn here come from posenc.tables and posenc.structure, which chapter 9 derives
+in the open and checks.
 """
 
 from functools import lru_cache
@@ -9,7 +9,16 @@ from functools import lru_cache
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import minilm_embeddings, sinusoidal
+from .. import (
+    band_energy,
+    cosine_matrix,
+    diagonal_means,
+    minilm_embeddings,
+    random_like,
+    reference_tables,
+    sinusoidal,
+    top_k_share,
+)
 from . import figure
 
 SEED = 0
@@ -23,67 +32,15 @@ def tables():
     return emb.word.astype(np.float64), emb.position.astype(np.float64)
 
 
-def covariance(table):
-    """Covariance of the columns (coordinates) of an (N, d) table, over its N rows."""
-    return np.cov(table, rowvar=False)
-
-
-def random_like(table):
-    """Gaussian noise with the table's shape, overall mean and standard deviation (seed 0)."""
-    return np.random.default_rng(SEED).normal(table.mean(), table.std(), table.shape)
-
-
 @lru_cache(maxsize=1)
 def covariances():
     """{"word": (trained, random), "position": (trained, random)} covariance matrices."""
     word, position = tables()
-    return {label: (covariance(table), covariance(random_like(table)))
+    return {label: (np.cov(table, rowvar=False), np.cov(random_like(table, SEED), rowvar=False))
             for label, table in (("word", word), ("position", position))}
 
 
-def diagonal_means(matrix):
-    """g(k) = mean of matrix[m, n] over |m - n| = k, k = 0 … N-1 (the symmetric Toeplitz fit)."""
-    n = len(matrix)
-    lag = np.abs(np.subtract.outer(np.arange(n), np.arange(n)))
-    return np.bincount(lag.ravel(), matrix.ravel()) / np.bincount(lag.ravel())
-
-
-def cosines(table):
-    unit = table / np.linalg.norm(table, axis=1, keepdims=True)
-    return unit @ unit.T
-
-
-def band_energy(table):
-    """Energy of each column at each DFT frequency 0 … N/2 (rows), after removing its mean.
-
-    Column sums equal the columns' sums of squares (Parseval).
-    """
-    n = len(table)
-    spectrum = np.abs(np.fft.rfft(table - table.mean(axis=0), axis=0)) ** 2 / n
-    weight = np.full(len(spectrum), 2.0)
-    weight[0] = 1.0
-    if n % 2 == 0:
-        weight[-1] = 1.0
-    return spectrum * weight[:, None]
-
-
-def top_k_fraction(table, ks=TOP_K):
-    """Mean over columns of the share of a column's energy in its k strongest frequencies."""
-    energy = np.sort(band_energy(table), axis=0)[::-1]
-    share = np.cumsum(energy, axis=0) / energy.sum(axis=0)
-    return share[np.asarray(ks) - 1].mean(axis=1)
-
-
-def baselines(position):
-    """Tables of the position table's shape: shuffled rows, white noise, random walk."""
-    rng = np.random.default_rng(SEED)
-    shuffled = position[rng.permutation(len(position))]
-    noise = rng.normal(size=position.shape)
-    walk = np.cumsum(rng.normal(size=position.shape), axis=0)
-    return shuffled, noise, walk
-
-
-@figure("fig-model-covariance")
+@figure("fig-ch09-covariance")
 def model_covariance():
     covs = covariances()
     fig = plt.figure(figsize=(8, 3.4))
@@ -119,7 +76,7 @@ def model_covariance():
     return fig
 
 
-@figure("fig-model-norms")
+@figure("fig-ch09-norms")
 def model_norms():
     word, position = tables()
     word_norm = np.linalg.norm(word, axis=1)
@@ -147,18 +104,18 @@ def model_norms():
     return fig
 
 
-@figure("fig-model-gram")
+@figure("fig-ch09-gram")
 def model_gram():
     _, position = tables()
     n, d = position.shape
-    cos = cosines(position)
-    shuffled, _, _ = baselines(position)
+    cos = cosine_matrix(position)
+    shuffled = reference_tables(position, SEED)["shuffled"]
     lag = np.abs(np.subtract.outer(np.arange(n), np.arange(n)))
     counts = np.bincount(lag.ravel())
     mean = diagonal_means(cos)
     spread = np.sqrt(np.maximum(np.bincount(lag.ravel(), (cos - mean[lag]).ravel() ** 2)
                                 / counts, 0))
-    reference = diagonal_means(cosines(sinusoidal(n, d)))
+    reference = diagonal_means(cosine_matrix(sinusoidal(n, d)))
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4), width_ratios=[1, 1.45])
     image = left.imshow(cos, vmin=-1, vmax=1, interpolation="nearest")
     left.grid(False)
@@ -170,7 +127,7 @@ def model_gram():
                        label="learned, ± 1 s.d.")
     right.plot(k, mean, color="C3", lw=1.5, label="learned, mean")
     right.plot(k, reference, color="C0", lw=1.2, label=f"sinusoidal, d = {d}")
-    right.plot(k, diagonal_means(cosines(shuffled)), color="0.4", lw=1.0, ls="--",
+    right.plot(k, diagonal_means(cosine_matrix(shuffled)), color="0.4", lw=1.0, ls="--",
                label="learned, positions shuffled")
     right.set_xscale("symlog", linthresh=1)
     right.set_xlim(0, n)
@@ -182,11 +139,12 @@ def model_gram():
     return fig
 
 
-@figure("fig-model-spectrum")
+@figure("fig-ch09-spectrum")
 def model_spectrum():
     _, position = tables()
     n, d = position.shape
-    shuffled, noise, walk = baselines(position)
+    references = reference_tables(position, SEED)
+    shuffled, noise, walk = references["shuffled"], references["noise"], references["walk"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4))
     cases = [("learned", position, "C3", "-", "o"),
              (f"sinusoidal, d = {d}", sinusoidal(n, d), "C0", "-", "s"),
@@ -194,7 +152,7 @@ def model_spectrum():
              ("learned, shuffled", shuffled, "0.3", ":", "x"),
              ("white noise", noise, "0.6", "--", "v")]
     for label, table, color, style, marker in cases:
-        left.plot(TOP_K, top_k_fraction(table), color=color, ls=style, marker=marker, ms=4,
+        left.plot(TOP_K, top_k_share(table, TOP_K), color=color, ls=style, marker=marker, ms=4,
                   lw=1.4, label=label)
     left.set_xscale("log", base=2)
     left.set_xticks(TOP_K, [str(k) for k in TOP_K])
@@ -221,7 +179,7 @@ def model_spectrum():
     return fig
 
 
-@figure("fig-model-columns")
+@figure("fig-ch09-columns")
 def model_columns():
     _, position = tables()
     n = len(position)

@@ -3,7 +3,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import gradient, hessian_block, sinusoidal, toy_model
+from .. import sinusoidal, taylor_errors, toy_model
 from . import figure
 
 # The chapter's setting: the toy model of chapter 1 on "A hit B", position vectors at m and n.
@@ -13,8 +13,8 @@ EPSILONS = np.logspace(-1, -3, 9)
 H_GRAD, H_HESS = 1e-5, 1e-4
 
 
-def _readout_function():
-    """f̃(u_m, u_n): the scalar readout with u_m added to token m and u_n to token n."""
+def error_curves():
+    """(epsilons, second-order error, cross-term error) for chapter 2's toy model."""
     model = toy_model()
     x = model.embed(SENTENCE)
 
@@ -24,39 +24,12 @@ def _readout_function():
         y[N] += u_n
         return model.score(y)
 
-    return f, model.d
+    pe = sinusoidal(3, model.d)
+    second, cross, _ = taylor_errors(f, pe[M], pe[N], EPSILONS, H_GRAD, H_HESS)
+    return EPSILONS, second, cross
 
 
-def error_curves():
-    """(epsilons, second-order model error, cross-term error), as computed in chapter 2."""
-    f, d = _readout_function()
-    z = np.zeros(d)
-    pe = sinusoidal(3, d)
-    p_m, p_n = pe[M], pe[N]
-
-    # The finite differences act on one flat vector u = (u_m, u_n), at u = 0.
-    def f_flat(u):
-        return f(u[:d], u[d:])
-
-    u0, block = np.zeros(2 * d), {"m": range(d), "n": range(d, 2 * d)}
-
-    def hess(wi, wj):
-        return hessian_block(f_flat, u0, block[wi], block[wj], h=H_HESS)
-
-    g_m, g_n = np.split(gradient(f_flat, u0, h=H_GRAD), 2)
-    h_mm, h_nn, h_mn = hess("m", "m"), hess("n", "n"), hess("m", "n")
-    f0 = f(z, z)
-    second, cross = [], []
-    for eps in EPSILONS:
-        model = (f0 + eps * (p_m @ g_m + p_n @ g_n)
-                 + eps ** 2 * (0.5 * p_m @ h_mm @ p_m + 0.5 * p_n @ h_nn @ p_n + p_m @ h_mn @ p_n))
-        second.append(abs(f(eps * p_m, eps * p_n) - model))
-        mixed = f(eps * p_m, eps * p_n) - f(eps * p_m, z) - f(z, eps * p_n) + f0
-        cross.append(abs(mixed - eps ** 2 * p_m @ h_mn @ p_n))
-    return EPSILONS, np.array(second), np.array(cross)
-
-
-@figure("fig-taylor-error")
+@figure("fig-ch02-taylor-error")
 def taylor_error():
     eps, second, cross = error_curves()
     fig, ax = plt.subplots(figsize=(8, 3.8))

@@ -19,7 +19,7 @@ def saturation_distance(bidirectional, num_buckets=NUM_BUCKETS, max_distance=MAX
     return int(n[np.argmax(buckets == buckets.max())])
 
 
-@figure("fig-t5-buckets")
+@figure("fig-ch10-t5-buckets")
 def t5_buckets():
     r = np.arange(-300, 301)
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.4), sharey=True)
@@ -44,7 +44,7 @@ def t5_buckets():
     return fig
 
 
-@figure("fig-t5-toeplitz")
+@figure("fig-ch10-t5-toeplitz")
 def t5_toeplitz():
     length, d = 48, 32
     rng = np.random.default_rng(SEED)

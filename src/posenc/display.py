@@ -1,0 +1,98 @@
+"""Showing the library's own code in the book.
+
+A chapter that derives a function in prose then shows the library's source with
+:func:`source`, so the code a reader sees is the code that runs (nothing is retyped), and the
+chapter's checks test that same function.
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+
+
+class Source:
+    """The source of a function, displayed as a Python code block (Markdown)."""
+
+    def __init__(self, obj, *, docstring: bool):
+        if not callable(obj):
+            raise ValueError(f"obj must be a function or class of posenc, got {obj!r}")
+        module = getattr(obj, "__module__", "") or ""
+        if not module.startswith("posenc"):
+            raise ValueError(f"obj must be defined in posenc, got one from {module!r}")
+        self.name = f"{module}.{obj.__qualname__}"
+        code = textwrap.dedent(inspect.getsource(obj))
+        if not docstring and obj.__doc__:
+            code = _drop_docstring(code)
+        self.code = code.rstrip()
+
+    def _repr_markdown_(self) -> str:
+        return f"```python\n{self.code}\n```"
+
+    def __repr__(self) -> str:
+        return self.code
+
+
+def _drop_docstring(code: str) -> str:
+    """The function's code without its docstring (the first string literal of the body)."""
+    import ast
+
+    tree = ast.parse(code)
+    node = tree.body[0]
+    first = node.body[0]
+    if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)):
+        return code
+    lines = code.splitlines()
+    del lines[first.lineno - 1:first.end_lineno]
+    return "\n".join(lines)
+
+
+def source(obj, *, docstring: bool = False) -> Source:
+    """Display the source of ``obj`` (a posenc function or class) as a code block.
+
+    The docstring is left out unless ``docstring=True``: the chapter's prose says what the
+    docstring would.
+    """
+    return Source(obj, docstring=docstring)
+
+
+SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def format_number(value, digits: int = 2) -> str:
+    """A number as a reader writes it: ``1.2 × 10⁻³``, ``12,345``, ``0.25``, ``−0.041``.
+
+    Integers get thousands separators. Other numbers keep ``digits`` significant digits;
+    below 10⁻³ or from 10⁶ on they are written in scientific form with a Unicode "×" and
+    superscript exponent (never Python's ``1.2e-03``). The minus sign is U+2212.
+    """
+    import math
+
+    if isinstance(value, bool):
+        raise ValueError(f"value must be a number, got {value!r}")
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()
+                                  and abs(value) < 1e15 and digits == 0):
+        text = f"{int(value):,}"
+    else:
+        value = float(value)
+        if not math.isfinite(value):
+            raise ValueError(f"value must be finite, got {value}")
+        if value == 0:
+            return "0"
+        if digits > 0:  # round first, so that 0.999 to 2 digits is 1.0, not 1.00
+            value = float(f"{value:.{digits}g}")
+        exponent = math.floor(math.log10(abs(value)))
+        if -3 <= exponent < 6:
+            decimals = max(digits - 1 - exponent, 0)
+            text = f"{value:,.{decimals}f}"
+        else:
+            mantissa = value / 10.0**exponent
+            if round(abs(mantissa), max(digits - 1, 0)) >= 10:
+                mantissa, exponent = mantissa / 10, exponent + 1
+            shown = f"{mantissa:.{max(digits - 1, 0)}f}"
+            power = "10" + str(exponent).translate(SUPERSCRIPT)
+            text = power if shown in ("1", "1.0", "1.00") else f"{shown} × {power}"
+            if shown in ("-1", "-1.0", "-1.00"):
+                text = "-" + power
+    return text.replace("-", "−")

@@ -1,0 +1,48 @@
+r"""Base versus context length (chapter 13).
+
+Men et al. (2024) require the sums :math:`B_m = \sum_i \cos(m\theta_i)` to stay non-negative
+for every :math:`m` below the context length L; NTK-aware scaling changes the base so that the
+lowest frequency slows down by the scale factor.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import check_base, check_count, check_dimension, check_positive
+from .encoding import frequencies
+
+#: Positions per block in :func:`cos_sums` (32 to 128 are equally fast).
+COS_SUM_BLOCK = 64
+
+
+def cos_sums(length, d, base=10000.0) -> np.ndarray:
+    r""":math:`B_m = \sum_{i=0}^{d/2-1} \cos(m\,\theta_i)` for :math:`m = 0, \dots, L - 1`,
+    :math:`\theta_i = b^{-2i/d}`.
+
+    :math:`B_m = \frac{d}{2}\,S_{d,b}(m)`, the unnormalised :func:`~posenc.decay_sum`. Computed by
+    blocks: with :math:`m = m_0 + j`, :math:`0 \le j < 64`,
+    :math:`\cos((m_0 + j)\theta) = \cos m_0\theta\cos j\theta - \sin m_0\theta \sin j\theta`,
+    so all :math:`B_m` come from two matrix products. Derived in chapter 13 (:ref:`ch13-base-bound`).
+    """
+    length = check_count(length, "length", 0)
+    theta = frequencies(d, base)
+    j = np.arange(COS_SUM_BLOCK)[:, None] * theta
+    m0 = np.arange(0, length, COS_SUM_BLOCK)[:, None] * theta
+    values = np.cos(m0) @ np.cos(j).T - np.sin(m0) @ np.sin(j).T
+    return values.ravel()[:length]
+
+
+def ntk_base(base, scale, d) -> float:
+    r"""The NTK-aware base :math:`b' = b\,s^{d/(d-2)}`.
+
+    It keeps :math:`\theta_0 = 1` and divides the lowest frequency
+    :math:`\theta_{d/2-1} = b^{-(d-2)/d}` by exactly :math:`s`. Derived in chapter 13 (:ref:`ch13-scaling`)
+    (proposition "NTK-aware scaling").
+    """
+    base = check_base(base)
+    scale = check_positive(scale, "scale")
+    d = check_dimension(d)
+    if d == 2:
+        raise ValueError("d must be at least 4 for NTK scaling (d = 2 has one frequency, 1)")
+    return base * scale ** (d / (d - 2))

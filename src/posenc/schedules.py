@@ -1,0 +1,189 @@
+r"""Frequency schedules other than the paper's: the finite sum and its continuum limit.
+
+A schedule gives the frequency of pair :math:`i` as :math:`\theta_i = \theta(t_i)` with
+:math:`t_i = 2i/d`. The normalised inner product of two encodings :math:`x` apart is the finite
+sum :math:`S_\theta(x) = \frac{2}{d}\sum_i \cos(x\,\theta(t_i))`, a left Riemann sum of the
+*schedule integral* :math:`J_\theta(x) = \int_0^1 \cos(x\,\theta(t))\,dt`. The paper's schedule
+:math:`\theta(t) = b^{-t}` gives :func:`~posenc.decay_sum` and :func:`~posenc.decay_integral`;
+this module holds the power schedules :math:`\theta(t) = t^\alpha`. Derived in chapter 7
+(:ref:`ch07-bases-schedules`); the special functions behind the closed forms are in the
+special-functions appendix.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import mpmath as mp
+import numpy as np
+from scipy.integrate import quad
+from scipy.optimize import minimize_scalar
+from scipy.special import fresnel, roots_jacobi
+
+from ._validate import check_callable, check_dimension, check_positive, check_real_array
+
+#: Exponents with an elementary (or Fresnel) closed form: 1/2, 1 and 2.
+CLOSED_FORM_EXPONENTS = (0.5, 1.0, 2.0)
+
+
+def schedule_sum(x, d, schedule):
+    r"""The finite sum of a frequency schedule, :math:`\frac{2}{d}\sum_{i=0}^{d/2-1}
+    \cos\big(x\,\theta(2i/d)\big)`.
+
+    Derived in chapter 7 (:ref:`ch07-bases-schedules`). With ``schedule = lambda t: b**-t``
+    it is :func:`~posenc.decay_sum`.
+
+    Parameters
+    ----------
+    x : real or array of reals
+        Relative distances.
+    d : int
+        Dimension, a positive even integer.
+    schedule : callable
+        Maps an array of ``t`` in :math:`[0, 1)` to the frequencies :math:`\theta(t)`.
+
+    Returns
+    -------
+    float or ndarray of the shape of x
+    """
+    d = check_dimension(d)
+    schedule = check_callable(schedule, "schedule", "a callable mapping t in [0, 1) to θ(t)")
+    values = check_real_array(x, "x")
+    t = 2 * np.arange(d // 2) / d
+    theta = check_real_array(schedule(t), "schedule(t)")
+    out = np.cos(np.multiply.outer(values, theta)).mean(axis=-1)
+    return float(out) if out.ndim == 0 else out
+
+
+def power_sum(x, d, alpha):
+    r"""The finite sum of the power schedule :math:`\theta(t) = t^\alpha`:
+    :math:`\frac{2}{d}\sum_i \cos\big(x\,(2i/d)^\alpha\big)`. Derived in chapter 7 (:ref:`ch07-schedules`)."""
+    alpha = check_positive(alpha, "alpha")
+    return schedule_sum(x, d, lambda t: t**alpha)
+
+
+def power_integral_closed(x, alpha):
+    r"""The closed forms of :math:`J_\alpha(x) = \int_0^1 \cos(x\,t^\alpha)\,dt` for
+    :math:`\alpha \in \{1/2, 1, 2\}`:
+
+    .. math:: J_1(x) = \frac{\sin x}{x}, \quad
+              J_{1/2}(x) = \frac{2(x \sin x + \cos x - 1)}{x^2}, \quad
+              J_2(x) = \sqrt{\frac{\pi}{2x}}\; C\!\left(\sqrt{2x/\pi}\right),
+
+    with :math:`C` the Fresnel cosine integral, :math:`J_\alpha(0) = 1` and :math:`J_\alpha`
+    even in x. Derived in chapter 7 (:ref:`ch07-closed-forms`) (proposition "Closed forms for power schedules").
+    """
+    alpha = check_positive(alpha, "alpha")
+    if alpha not in CLOSED_FORM_EXPONENTS:
+        raise ValueError(f"alpha must be one of {CLOSED_FORM_EXPONENTS} for a closed form, "
+                         f"got {alpha}; use power_integral for other exponents")
+    x = np.abs(check_real_array(x, "x"))
+    safe = np.where(x == 0, 1.0, x)
+    if alpha == 1.0:
+        out = np.sin(safe) / safe
+    elif alpha == 0.5:
+        out = 2 * (safe * np.sin(safe) + np.cos(safe) - 1) / safe**2
+    else:
+        out = np.sqrt(np.pi / (2 * safe)) * fresnel(np.sqrt(2 * safe / np.pi))[1]
+    out = np.where(x == 0, 1.0, out)
+    return float(out) if out.ndim == 0 else out
+
+
+@lru_cache(maxsize=256)
+def _jacobi_rule(alpha: float, nodes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Nodes u and weights on [0, 1] for (1/α) ∫ u^(1/α - 1) f(u) du (Gauss–Jacobi)."""
+    s, w = roots_jacobi(nodes, 0.0, 1.0 / alpha - 1.0)
+    return (1 + s) / 2, w * 0.5 ** (1.0 / alpha) / alpha
+
+
+def power_integral_jacobi(x, alpha, nodes=400):
+    r""":math:`J_\alpha(x)` by Gauss–Jacobi quadrature on the substituted form
+
+    .. math:: J_\alpha(x) = \frac{1}{\alpha}\int_0^1 u^{1/\alpha - 1}\cos(xu)\,du,
+
+    whose weight :math:`u^{1/\alpha-1}` the rule integrates exactly. With 400 nodes it agrees
+    with the closed forms to about :math:`10^{-11}` for :math:`|x| \le 300` (chapter 7 checks
+    it); beyond that the cosine outruns the nodes. Derived in chapter 7 (:ref:`ch07-crossings`).
+    """
+    alpha = check_positive(alpha, "alpha")
+    nodes = int(nodes)
+    u, w = _jacobi_rule(alpha, nodes)
+    out = np.cos(np.multiply.outer(check_real_array(x, "x"), u)) @ w
+    return float(out) if out.ndim == 0 else out
+
+
+def power_integral(x, alpha):
+    r""":math:`J_\alpha(x) = \int_0^1 \cos(x\,t^\alpha)\,dt`: the closed form for
+    :math:`\alpha \in \{1/2, 1, 2\}`, Gauss–Jacobi quadrature (:func:`power_integral_jacobi`)
+    otherwise. Derived in chapter 7 (:ref:`ch07-closed-forms`)."""
+    alpha = check_positive(alpha, "alpha")
+    if alpha in CLOSED_FORM_EXPONENTS:
+        return power_integral_closed(x, alpha)
+    return power_integral_jacobi(x, alpha)
+
+
+def power_integral_quad(x, alpha):
+    r""":math:`J_\alpha(x)` for one x > 0 by QUADPACK, an independent route.
+
+    The substituted form :math:`\frac1\alpha\int_0^1 u^{1/\alpha-1}\cos(xu)\,du` is split at
+    :math:`u = \min(1, 1/x)`: the head, where the cosine does not oscillate yet (and the
+    amplitude may be infinite at 0), goes to the adaptive rule; the tail to QAWO, the
+    oscillatory rule for a smooth amplitude times :math:`\cos(xu)`. Accurate to about
+    :math:`10^{-13}`. Derived in chapter 7 (:ref:`ch07-closed-forms`) and used again in the special-functions appendix.
+    """
+    x = check_positive(x, "x")
+    alpha = check_positive(alpha, "alpha")
+
+    def amplitude(u):
+        return u ** (1 / alpha - 1) / alpha
+
+    split = min(1.0, 1.0 / x)
+    head = quad(lambda u: amplitude(u) * np.cos(x * u), 0, split, epsabs=1e-14, limit=200)[0]
+    tail = 0.0
+    if split < 1:
+        tail = quad(amplitude, split, 1, weight="cos", wvar=x, epsabs=1e-14, limit=200)[0]
+    return head + tail
+
+
+def first_trough(alpha):
+    r"""Position and value of the first local minimum of :math:`J_\alpha` on :math:`x > 0`.
+
+    A grid on :math:`[0.5, 12]` finds the first grid point lower than both neighbours, then a
+    bounded scalar search refines it. For :math:`1/2 \le \alpha \le 2` the first trough lies
+    in that range (near :math:`3\pi/2` for :math:`\alpha` near the critical exponent).
+    Derived in chapter 7 (:ref:`ch07-crossings`).
+
+    Returns
+    -------
+    (x, J_alpha(x)) : tuple of floats
+    """
+    alpha = check_positive(alpha, "alpha")
+    xs = np.linspace(0.5, 12, 400)
+    v = power_integral_jacobi(xs, alpha, nodes=120)
+    interior = np.flatnonzero((v[1:-1] < v[:-2]) & (v[1:-1] <= v[2:]))
+    if not interior.size:
+        raise ValueError(f"alpha = {alpha} has no trough of J_alpha on [0.5, 12]")
+    k = interior[0] + 1
+    res = minimize_scalar(lambda z: power_integral_jacobi(z, alpha, nodes=120),
+                          bounds=(xs[k - 1], xs[k + 1]), method="bounded",
+                          options={"xatol": 1e-12})
+    return float(res.x), float(res.fun)
+
+
+@lru_cache(maxsize=1)
+def critical_exponent() -> float:
+    r"""The critical exponent :math:`\alpha_c \approx 1.446014`: :math:`J_\alpha` dips below
+    zero exactly for :math:`\alpha < \alpha_c`.
+
+    Integration by parts gives :math:`J_\alpha(x) = \cos x - \alpha x J_\alpha'(x)`, so at a
+    critical point :math:`J_\alpha(x^*) = \cos x^*`, and the first trough touches zero exactly
+    when it sits at :math:`x = 3\pi/2`; :math:`\alpha_c` is the root of :math:`J_\alpha(3\pi/2) = 0`,
+    computed in mpmath (30 digits) from the hypergeometric form
+    :math:`J_\alpha(x) = {}_1F_2\big(\tfrac{1}{2\alpha}; \tfrac12, 1 + \tfrac{1}{2\alpha};
+    -x^2/4\big)`. Derived in chapter 7 (:ref:`ch07-crossings`) (lemma "Values at the critical points").
+    """
+    with mp.workdps(30):
+        root = mp.findroot(
+            lambda a: mp.hyp1f2(1 / (2 * a), mp.mpf(1) / 2, 1 + 1 / (2 * a),
+                                -(3 * mp.pi / 2) ** 2 / 4), 1.45)
+    return float(root)

@@ -1,0 +1,94 @@
+r"""Statistics of an embedding table, one row per position (chapter 9, a real model).
+
+A learned position table :math:`P` (:math:`N \times d`) is compared with reference tables of the
+same shape: white noise, its rows shuffled, a random walk along the positions, and the
+sinusoidal table. These functions compute what chapter 9 defines in the open and its figures
+draw.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import check_count, check_real_array
+
+
+def _check_table(table) -> np.ndarray:
+    return check_real_array(table, "table", ndim=2, nonempty=True)
+
+
+def random_like(table, seed=0) -> np.ndarray:
+    """Independent Gaussian entries with the table's shape, overall mean and standard
+    deviation, from ``np.random.default_rng(seed)``: a table with no structure at all.
+
+    Derived in chapter 9 (:ref:`ch09-covariance`).
+    """
+    table = _check_table(table)
+    seed = check_count(seed, "seed", 0)
+    return np.random.default_rng(seed).normal(table.mean(), table.std(), table.shape)
+
+
+def reference_tables(table, seed=0) -> dict[str, np.ndarray]:
+    """Reference tables of the table's shape, from fixed seeds:
+
+    - ``"shuffled"``: the rows in a random order (``np.random.default_rng(seed).permutation``):
+      every vector kept, the order destroyed;
+    - ``"noise"``: independent standard normal entries;
+    - ``"walk"``: a random walk along the rows, each column a cumulative sum of standard normal
+      steps, columns independent: smooth along positions, not periodic, no correlation between
+      coordinates — the null model for statistics that smoothness alone inflates.
+
+    ``noise`` and ``walk`` are drawn in that order from one ``np.random.default_rng(seed)``.
+    Chapter 9 compares the learned table with each.
+
+    Derived in chapter 9 (:ref:`ch09-spectrum`).
+    """
+    table = _check_table(table)
+    seed = check_count(seed, "seed", 0)
+    shuffled = table[np.random.default_rng(seed).permutation(len(table))]
+    rng = np.random.default_rng(seed)
+    noise = rng.standard_normal(table.shape)
+    walk = np.cumsum(rng.standard_normal(table.shape), axis=0)
+    return {"shuffled": shuffled, "noise": noise, "walk": walk}
+
+
+def cosine_matrix(table) -> np.ndarray:
+    r"""The cosines :math:`\cos\angle(p_m, p_n)` of every pair of rows.
+
+    Derived in chapter 9 (:ref:`ch09-gram`).
+    """
+    table = _check_table(table)
+    norms = np.linalg.norm(table, axis=1, keepdims=True)
+    if np.any(norms == 0):
+        raise ValueError("table must have no zero row (its cosines are undefined)")
+    unit = table / norms
+    return unit @ unit.T
+
+
+def band_energy(table) -> np.ndarray:
+    r"""The energy :math:`e(f)` of each column at each DFT frequency :math:`f = 0, \dots, N/2`
+    (rows), after removing the column's mean.
+
+    :math:`e(f) = w_f |\hat P(f)|^2 / N` with weight 2 except at :math:`f = 0` and (N even)
+    :math:`f = N/2`, so that each column's energies sum to its sum of squares (Parseval).
+    Derived in chapter 9 (:ref:`ch09-spectrum`) (lemma "Energy and the best k-frequency fit").
+    """
+    table = _check_table(table)
+    n = len(table)
+    spectrum = np.abs(np.fft.rfft(table - table.mean(axis=0), axis=0)) ** 2 / n
+    weight = np.full(len(spectrum), 2.0)
+    weight[0] = 1.0
+    if n % 2 == 0:
+        weight[-1] = 1.0
+    return spectrum * weight[:, None]
+
+
+def top_k_share(table, ks=(1, 2, 4, 8, 16)) -> np.ndarray:
+    """For each k in ``ks``: the share of a column's energy held by its k strongest DFT
+    frequencies, averaged over the columns. Derived in chapter 9 (:ref:`ch09-spectrum`)."""
+    energy = np.sort(band_energy(table), axis=0)[::-1]
+    ks = np.asarray([check_count(k, "ks", 1) for k in ks])
+    if np.any(ks > len(energy)):
+        raise ValueError(f"ks must not exceed the {len(energy)} DFT frequencies, got {ks.max()}")
+    share = np.cumsum(energy, axis=0) / energy.sum(axis=0)
+    return share[ks - 1].mean(axis=1)
