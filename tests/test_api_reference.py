@@ -1,0 +1,66 @@
+"""The API reference appendix documents every public name, each linking the section that
+derives it, and every such link resolves."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from bs4 import BeautifulSoup
+
+import posenc
+from conftest import ROOT
+
+PAGE_SOURCE = ROOT / "book" / "appendix-api.md"
+DIRECTIVE = re.compile(r"^\.\. auto(?:function|class):: posenc\.(\w+)$", re.MULTILINE)
+
+
+def test_every_public_name_is_in_the_appendix_once():
+    listed = DIRECTIVE.findall(PAGE_SOURCE.read_text(encoding="utf-8"))
+    assert sorted(listed) == sorted(set(listed)), "a name is listed twice"
+    assert set(listed) == set(posenc.__all__), (
+        f"missing from book/appendix-api.md: {sorted(set(posenc.__all__) - set(listed))}; "
+        f"listed but not public: {sorted(set(listed) - set(posenc.__all__))}")
+
+
+@pytest.mark.parametrize("name", posenc.__all__)
+def test_every_public_docstring_says_where_it_is_derived(name):
+    doc = getattr(posenc, name).__doc__ or ""
+    assert re.search(r"Derived in chapter \d+ \(:ref:`[\w-]+`\)", doc), (
+        f"posenc.{name}'s docstring must say 'Derived in chapter N (:ref:`label`)'")
+
+
+@pytest.fixture(scope="module")
+def api_page(built_site):
+    page = built_site / "book" / "appendix-api.html"
+    return page, BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+
+
+@pytest.mark.site
+def test_every_public_name_is_rendered_with_a_working_derived_in_link(api_page, built_site):
+    page, soup = api_page
+    problems = []
+    for name in posenc.__all__:
+        entry = soup.find(id=f"posenc.{name}")
+        if entry is None:
+            problems.append(f"{name}: no entry on the page")
+            continue
+        body = entry.find_parent("dl")
+        links = [a for paragraph in body.find_all("p") if "Derived in" in paragraph.get_text(" ")
+                 for a in paragraph.find_all("a", href=True)
+                 if a["href"].split("#")[0].startswith("ch")]
+        if not links:
+            problems.append(f"{name}: no 'Derived in' link to a chapter")
+            continue
+        for link in links:
+            parts = urlsplit(link["href"])
+            target = (page.parent / unquote(parts.path)).resolve()
+            if not target.is_file():
+                problems.append(f"{name}: {link['href']} does not exist")
+                continue
+            ids = {el["id"] for el in BeautifulSoup(target.read_text(encoding="utf-8"),
+                                                    "html.parser").find_all(id=True)}
+            if parts.fragment and unquote(parts.fragment) not in ids:
+                problems.append(f"{name}: {link['href']} has no anchor {parts.fragment!r}")
+    assert not problems, "\n".join(problems)
