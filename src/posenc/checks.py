@@ -1,0 +1,368 @@
+r"""Checks that say how strong they are, and negative controls that show they can fail.
+
+Every theorem-like statement of the book (``{prf:theorem}``, ``{prf:lemma}``,
+``{prf:proposition}``, ``{prf:corollary}``) is followed by its *check cell*. The cell asserts
+the statement through the functions below, each of which raises ``AssertionError`` when the
+claim fails and records what kind of evidence it gave:
+
+- :func:`identity` and :func:`symbolic`: proved symbolically (SymPy, for all values);
+- :func:`exhaustive`: checked on every case of a finite range;
+- :func:`numerical`: checked numerically to a tolerance against an independent method;
+- :func:`sampled`: checked on N random samples.
+
+The check cell's metadata holds ``falsify``, a list of mutants: small edits of the cell's own
+source (``{replace: "x_m - x_n", with: "x_m + x_n"}``) that state a false claim and so must
+make the cell raise ``AssertionError``. A chapter turns the machinery on with :func:`watch`
+in its first cell. After each check cell has run, the watcher
+
+1. shows a one-line verdict generated from the checks the cell recorded (the cell's code is
+   folded in the book; the verdict stays visible), and
+2. runs each mutant in a copy of the namespace, right where the check cell ran, and records
+   whether it failed with ``AssertionError`` as it must.
+
+A mutant that passes, fails with another exception, or does not apply (its ``replace`` text is
+not in the cell), and a statement without a check cell or without mutants, is reported on
+standard error, which fails the strict book build, and is recorded in the cell's output
+metadata (key :data:`METADATA_KEY`), which ``tests/test_negative_controls.py`` reads from the
+executed chapters. The mechanism is described in the reproducing appendix.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import signal
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+#: Key of the output metadata in which the watcher records a check cell's results.
+METADATA_KEY = "posenc_checks"
+#: Seconds a mutant may run before it counts as hanging (a failure of the control).
+MUTANT_TIMEOUT = 60
+STATEMENT = re.compile(
+    r"^(`{3,}|:{3,})\{prf:(theorem|lemma|proposition|corollary)\}[^\n]*\n"
+    r"(?:[^\n]*\n)*?:label:\s*(?P<label>\S+)",
+    re.MULTILINE,
+)
+HEADING = re.compile(r"^#{1,6} ", re.MULTILINE)
+
+# kinds of evidence, strongest first, with their verdict phrases
+SYMBOLIC, EXHAUSTIVE, NUMERICAL, SAMPLED = "symbolic", "exhaustive", "numerical", "sampled"
+_ORDER = (SYMBOLIC, EXHAUSTIVE, NUMERICAL, SAMPLED)
+
+
+@dataclass
+class _Evidence:
+    kind: str
+    detail: str
+
+
+_RECORDED: list[_Evidence] = []
+
+
+def _fail(message: str):
+    raise AssertionError(message)
+
+
+def _all_true(condition) -> bool:
+    return bool(np.all(np.asarray(condition, dtype=bool)))
+
+
+def symbolic(condition, what: str = "identity") -> None:
+    """Record a fact SymPy established for all values (``condition`` is the Python truth of
+    a SymPy computation, for example ``sp.solve(...) == [sp.sqrt(R)]``)."""
+    if not _all_true(condition):
+        _fail(f"not proved symbolically: {what}")
+    _RECORDED.append(_Evidence(SYMBOLIC, what))
+
+
+def identity(lhs, rhs=0, *, simplify=None, what: str = "identity") -> None:
+    """Prove ``lhs == rhs`` for all values of the symbols: ``simplify(lhs - rhs)`` must be 0
+    (``sympy.simplify`` unless another simplifier is given)."""
+    import sympy as sp
+
+    simplify = sp.simplify if simplify is None else simplify
+    difference = simplify(sp.sympify(lhs) - sp.sympify(rhs))
+    if difference != 0:
+        _fail(f"{what} fails: lhs - rhs simplifies to {difference}, not 0")
+    _RECORDED.append(_Evidence(SYMBOLIC, what))
+
+
+def exhaustive(condition, cases: str) -> None:
+    """Record a check of every case of a finite range; ``cases`` says which (for example
+    ``"every d = 2, 4, …, 512"``)."""
+    if not _all_true(condition):
+        failing = np.flatnonzero(~np.asarray(condition, dtype=bool).ravel())
+        _fail(f"fails on {failing.size} of the cases ({cases}), the first at index {failing[0]}")
+    _RECORDED.append(_Evidence(EXHAUSTIVE, cases))
+
+
+def sampled(condition, samples: int | None = None, of: str = "") -> None:
+    """Record a check on random samples: ``condition`` holds one truth value per sample (or
+    give ``samples``, the number of samples behind a single truth value)."""
+    values = np.asarray(condition, dtype=bool)
+    n = int(values.size if samples is None else samples)
+    if not values.all():
+        _fail(f"fails on {int((~values).sum())} of {n} random samples{' of ' + of if of else ''}")
+    _RECORDED.append(_Evidence(SAMPLED, f"{n}|{of}"))
+
+
+def numerical(actual, expected, tol: float, against: str) -> None:
+    """Check ``|actual - expected| <= tol`` elementwise, where ``expected`` comes from an
+    independent method named by ``against`` (for example ``"mpmath at 30 digits"``)."""
+    actual = np.asarray(actual, dtype=complex if np.iscomplexobj(actual) else float)
+    expected = np.asarray(expected, dtype=complex if np.iscomplexobj(expected) else float)
+    error = np.abs(actual - expected)
+    worst = float(np.max(error)) if error.size else 0.0
+    if not np.all(np.isfinite(error)) or worst > tol:
+        _fail(f"differs from {against} by {worst:.3g}, more than the tolerance {tol:.3g}")
+    _RECORDED.append(_Evidence(NUMERICAL, f"{tol!r}|{against}|{error.size}"))
+
+
+# --------------------------------------------------------------------------- verdicts
+
+
+def format_number(value: float, digits: int = 2) -> str:
+    """A number as a reader writes it: ``1.2 × 10⁻³``, ``12,345``, ``0.25``."""
+    from .display import format_number as _format
+
+    return _format(value, digits)
+
+
+def verdict(evidence: list[_Evidence]) -> str:
+    """The one-line verdict for the evidence a check cell recorded, strongest kind first."""
+    parts = []
+    for kind in _ORDER:
+        items = [e for e in evidence if e.kind == kind]
+        if not items:
+            continue
+        if kind == SYMBOLIC:
+            n = len(items)
+            parts.append(f"proved symbolically ({n} {'identity' if n == 1 else 'identities'}"
+                         ", for all values)")
+        elif kind == EXHAUSTIVE:
+            cases = "; ".join(dict.fromkeys(e.detail for e in items))
+            parts.append(f"checked exhaustively ({cases})")
+        elif kind == SAMPLED:
+            total = sum(int(e.detail.split("|", 1)[0]) for e in items)
+            parts.append(f"checked on {format_number(total, 0)} random samples")
+        else:
+            tols, methods, points = [], [], 0
+            for e in items:
+                tol, against, n = e.detail.split("|")
+                tols.append(float(tol))
+                methods.append(against)
+                points += int(n)
+            parts.append(f"checked numerically to {format_number(max(tols), 1)} against "
+                         f"{', '.join(dict.fromkeys(methods))}")
+    if not parts:
+        return ""
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:]
+
+
+# --------------------------------------------------------------------------- the watcher
+
+
+@dataclass
+class Mutant:
+    replace: str
+    with_: str
+
+    def describe(self) -> str:
+        return f"replace {self.replace!r} with {self.with_!r}"
+
+
+@dataclass
+class CheckCell:
+    label: str
+    kind: str
+    source: str
+    mutants: list[Mutant] = field(default_factory=list)
+
+
+def statements(chapter: Path) -> tuple[list[tuple[str, str]], dict[str, CheckCell]]:
+    """The theorem-like statements of a chapter, as (kind, label) in order, and their check
+    cells, keyed by the cell's source. A statement's check cell is the first code cell after
+    it, before the next heading, whose metadata holds ``falsify``."""
+    import jupytext
+
+    notebook = jupytext.read(chapter)
+    found, cells = [], {}
+    pending: list[tuple[str, str]] = []
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            text = cell.source
+            for match in STATEMENT.finditer(text):
+                # a heading after the statement ends its search for a check cell
+                rest = text[match.end():]
+                statement = (match.group(2), match.group("label"))
+                found.append(statement)
+                pending = [] if HEADING.search(rest) else [*pending, statement]
+            else:
+                if HEADING.search(text) and not STATEMENT.search(text):
+                    pending = []
+            continue
+        if cell.cell_type != "code" or not pending:
+            continue
+        falsify = cell.metadata.get("falsify")
+        if falsify is None:
+            continue
+        kind, label = pending.pop(0)
+        mutants = [Mutant(item.get("replace", ""), item.get("with", "")) for item in falsify]
+        cells[cell.source] = CheckCell(label, kind, cell.source, mutants)
+    return found, cells
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _copy_namespace(namespace: dict) -> tuple[dict, list[np.ndarray]]:
+    """A copy of the user namespace in which the cell can run without touching the original:
+    containers are copied one level deep; arrays are shared but made read-only for the run
+    (returned, so that they can be made writeable again)."""
+    frozen = []
+    copied = {}
+    for name, value in namespace.items():
+        if isinstance(value, np.ndarray):
+            if value.flags.writeable:
+                value.setflags(write=False)
+                frozen.append(value)
+            copied[name] = value
+        elif isinstance(value, (list, dict, set)):
+            copied[name] = copy.copy(value)
+        else:
+            copied[name] = value
+    return copied, frozen
+
+
+def run_mutant(source: str, mutant: Mutant, namespace: dict) -> str:
+    """Run one mutant of ``source`` in a copy of ``namespace``; return its outcome:
+    ``"AssertionError"`` (as it must), ``"passed"``, ``"not applicable"``, or the name of the
+    exception it raised instead."""
+    if not mutant.replace or mutant.replace not in source:
+        return "not applicable"
+    mutated = source.replace(mutant.replace, mutant.with_)
+    if mutated == source:
+        return "not applicable"
+    from IPython.utils.capture import capture_output
+
+    scope, frozen = _copy_namespace(namespace)
+
+    def on_alarm(signum, frame):
+        raise _Timeout
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.alarm(MUTANT_TIMEOUT)
+    saved = list(_RECORDED)
+    try:
+        with capture_output():
+            exec(compile(mutated, "<mutant>", "exec"), scope)
+        return "passed"
+    except AssertionError:
+        return "AssertionError"
+    except _Timeout:
+        return f"timeout after {MUTANT_TIMEOUT} s"
+    except BaseException as error:  # noqa: BLE001 - any other exception is the outcome
+        return type(error).__name__
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+        for array in frozen:
+            array.setflags(write=True)
+        _RECORDED[:] = saved
+
+
+class Watcher:
+    """Runs after every cell of one chapter: verdicts and negative controls."""
+
+    def __init__(self, chapter: Path, shell):
+        self.chapter = chapter
+        self.shell = shell
+        self.statements, self.check_cells = statements(chapter)
+        self.results: dict[str, dict] = {}
+        for kind, label in self.statements:
+            if label not in {cell.label for cell in self.check_cells.values()}:
+                self.problem(f"{kind} {label} has no check cell with 'falsify' mutants "
+                             "before the next heading")
+        for cell in self.check_cells.values():
+            if not cell.mutants:
+                self.problem(f"{cell.label}: the check cell's 'falsify' list is empty")
+
+    def problem(self, message: str) -> None:
+        print(f"posenc.checks: {self.chapter.name}: {message}", file=sys.stderr)
+
+    def pre_run_cell(self, info) -> None:
+        _RECORDED.clear()
+
+    def post_run_cell(self, result) -> None:
+        from IPython.display import Markdown, display
+
+        evidence = list(_RECORDED)
+        _RECORDED.clear()
+        if result.error_in_exec is not None or result.error_before_exec is not None:
+            return
+        cell = self.check_cells.get(result.info.raw_cell)
+        if cell is None:
+            if evidence:
+                display(Markdown(f"✓ {verdict(evidence)}."))
+            return
+        if not evidence:
+            self.problem(f"{cell.label}: the check cell records no check (use posenc.checks: "
+                         "identity, symbolic, exhaustive, numerical or sampled)")
+        outcomes = []
+        for mutant in cell.mutants:
+            outcome = run_mutant(cell.source, mutant, self.shell.user_ns)
+            outcomes.append({"replace": mutant.replace, "with": mutant.with_,
+                             "outcome": outcome})
+            if outcome != "AssertionError":
+                self.problem(f"{cell.kind} {cell.label}: the mutant "
+                             f"({mutant.describe()}) {_explain(outcome)}")
+        killed = sum(o["outcome"] == "AssertionError" for o in outcomes)
+        record = {"chapter": self.chapter.name, "label": cell.label, "kind": cell.kind,
+                  "verdict": verdict(evidence), "mutants": outcomes}
+        self.results[cell.label] = record
+        n = len(outcomes)
+        if killed == n:
+            controls = (f"Its negative control fails, as it must" if n == 1 else
+                        f"All {n} negative controls fail, as they must")
+        else:
+            controls = f"Only {killed} of {n} negative controls fail"
+        display(Markdown(f"✓ {verdict(evidence)}. {controls}."), metadata={METADATA_KEY: record})
+
+
+def _explain(outcome: str) -> str:
+    if outcome == "passed":
+        return "passes: the check cannot tell the false claim from the true one"
+    if outcome == "not applicable":
+        return "does not apply: its 'replace' text is not in the cell"
+    return f"fails with {outcome}, not AssertionError"
+
+
+_WATCHERS: dict[int, Watcher] = {}
+
+
+def watch(chapter: str) -> None:
+    """Turn on verdicts and negative controls for the chapter file ``chapter`` (relative to
+    the working directory, which is ``book/`` in the build and in JupyterLab). Idempotent."""
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is None:
+        raise RuntimeError("posenc.checks.watch runs in an IPython kernel (a notebook)")
+    path = Path(chapter)
+    if not path.is_file():
+        raise ValueError(f"chapter must name the chapter's file, got {chapter!r}, which does "
+                         f"not exist in {Path.cwd()}")
+    old = _WATCHERS.pop(id(shell), None)
+    if old is not None:
+        shell.events.unregister("pre_run_cell", old.pre_run_cell)
+        shell.events.unregister("post_run_cell", old.post_run_cell)
+    watcher = Watcher(path, shell)
+    shell.events.register("pre_run_cell", watcher.pre_run_cell)
+    shell.events.register("post_run_cell", watcher.post_run_cell)
+    _WATCHERS[id(shell)] = watcher

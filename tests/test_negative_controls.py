@@ -1,0 +1,143 @@
+"""Every theorem-like statement has a check that can fail, and the book shows how strong it is.
+
+The build executes each chapter once; after each check cell, ``posenc.checks`` runs the cell's
+``falsify`` mutants in a copy of the namespace and records the outcome in the cell's output
+(see the module's docstring). These tests read those records from the executed chapters the
+build wrote, so no chapter runs a second time, and fail naming the chapter, the statement's
+label and the mutant. A small book shows that a surviving mutant fails the build itself.
+"""
+
+from __future__ import annotations
+
+import json
+
+import nbformat
+import pytest
+
+from conftest import HTML, NOTEBOOK_HEADER, ROOT, build_book, is_notebook, make_small_book, toc_files
+from posenc.checks import METADATA_KEY, statements
+
+CHAPTERS = [path for path in toc_files() if is_notebook(path)]
+WITH_STATEMENTS = [path for path in CHAPTERS if statements(path)[0]]
+
+
+def executed(chapter):
+    """The executed notebook the build wrote for ``chapter`` (the page's .ipynb download)."""
+    path = HTML / "_sources" / chapter.relative_to(ROOT).with_suffix(".ipynb")
+    if not path.exists():
+        pytest.fail(f"no executed notebook for {chapter.name} at {path}: run `make book` first")
+    return nbformat.read(path, as_version=4)
+
+
+def records(notebook) -> dict[str, dict]:
+    found = {}
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            record = output.get("metadata", {}).get(METADATA_KEY)
+            if record:
+                found[record["label"]] = record
+    return found
+
+
+def test_the_book_states_and_checks_theorems():
+    labels = [label for path in WITH_STATEMENTS for _, label in statements(path)[0]]
+    assert len(labels) >= 40, f"only {len(labels)} theorem-like statements found"
+
+
+@pytest.mark.site
+@pytest.mark.parametrize("chapter", WITH_STATEMENTS, ids=[p.stem for p in WITH_STATEMENTS])
+def test_every_statement_has_a_check_whose_mutants_all_fail(chapter, built_site):
+    found, cells = statements(chapter)
+    seen = records(executed(chapter))
+    problems = []
+    for kind, label in found:
+        record = seen.get(label)
+        if record is None:
+            problems.append(f"{chapter.name}: {kind} {label}: no check cell ran its mutants "
+                            "(a check cell after the statement, before the next heading, "
+                            "with 'falsify' metadata)")
+            continue
+        if not record["verdict"]:
+            problems.append(f"{chapter.name}: {label}: the check records no kind of evidence")
+        if not record["mutants"]:
+            problems.append(f"{chapter.name}: {label}: no mutants")
+        for mutant in record["mutants"]:
+            if mutant["outcome"] != "AssertionError":
+                problems.append(f"{chapter.name}: {label}: mutant replace {mutant['replace']!r} "
+                                f"with {mutant['with']!r}: {mutant['outcome']}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("chapter", WITH_STATEMENTS, ids=[p.stem for p in WITH_STATEMENTS])
+def test_check_cells_are_folded_under_their_proofs(chapter):
+    """The check's code is folded (hide-input) so its verdict shows and the code does not."""
+    import jupytext
+
+    _, cells = statements(chapter)
+    notebook = jupytext.read(chapter)
+    unfolded = [cells[cell.source].label for cell in notebook.cells
+                if cell.cell_type == "code" and cell.source in cells
+                and "hide-input" not in cell.metadata.get("tags", [])]
+    assert not unfolded, f"{chapter.name}: check cells not folded (tag hide-input): {unfolded}"
+
+
+@pytest.mark.site
+def test_verdicts_are_visible_on_the_pages(built_site):
+    """Each check's verdict line is in the page, next to its folded code."""
+    from bs4 import BeautifulSoup
+
+    missing = []
+    for chapter in WITH_STATEMENTS:
+        page = built_site / chapter.relative_to(ROOT).with_suffix(".html")
+        text = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").get_text(" ")
+        for record in records(executed(chapter)).values():
+            if record["verdict"] not in text:
+                missing.append((chapter.name, record["label"]))
+    assert not missing, f"verdicts missing from the pages: {missing[:10]}"
+
+
+# --------------------------------------------------------------------------- the mechanism
+
+CHAPTER = NOTEBOOK_HEADER + """
+# A chapter
+
+```{{code-cell}} ipython3
+:tags: [remove-cell]
+from posenc import checks
+checks.watch("chapter.md")
+```
+
+```{{prf:lemma}} Doubling
+:label: lem-doubling
+
+For every integer $n$, $n + n = 2n$.
+```
+
+```{{code-cell}} ipython3
+---
+tags: [hide-input]
+falsify:
+- {{replace: "{replace}", with: "{with_}"}}
+---
+import numpy as np
+n = np.arange(-50, 51)
+checks.exhaustive(n + n == 2 * n, cases="every n from -50 to 50")
+```
+"""
+
+
+@pytest.mark.build
+@pytest.mark.parametrize(("replace", "with_", "ok", "why"), [
+    ("2 * n", "3 * n", True, None),
+    ("2 * n", "2 * n + 0", False, "passes: the check cannot tell"),
+    ("not in the cell", "x", False, "does not apply"),
+    ("2 * n", "2 * undefined_name", False, "fails with NameError"),
+])
+def test_a_mutant_that_does_not_fail_fails_the_build(tmp_path, replace, with_, ok, why):
+    book = make_small_book(tmp_path, {"chapter": CHAPTER.format(replace=replace, with_=with_)},
+                           with_library=True)
+    result = build_book(book, expect_ok=ok)
+    if not ok:
+        log = result.stdout + result.stderr
+        assert "chapter.md" in log and "lem-doubling" in log and why in log, log[-3000:]
+        assert json.dumps(replace)[1:-1] in log or replace in log
