@@ -83,6 +83,16 @@ kernelspec:
 """
 
 
+@pytest.fixture
+def model_copy(tmp_path) -> Path:
+    """A copy of the real all-MiniLM-L6-v2 model file that a test may damage."""
+    from posenc import minilm_path
+
+    path = tmp_path / "model.safetensors"
+    shutil.copyfile(minilm_path(), path)
+    return path
+
+
 @pytest.fixture(scope="session")
 def built_site() -> Path:
     """The site `make book` built. `make test` builds it first; a bare pytest run needs it too."""

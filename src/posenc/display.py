@@ -18,7 +18,7 @@ class Source:
         if not callable(obj):
             raise ValueError(f"obj must be a function or class of posenc, got {obj!r}")
         module = getattr(obj, "__module__", "") or ""
-        if not module.startswith("posenc"):
+        if module != "posenc" and not module.startswith("posenc."):
             raise ValueError(f"obj must be defined in posenc, got one from {module!r}")
         self.name = f"{module}.{obj.__qualname__}"
         code = textwrap.dedent(inspect.getsource(obj))
@@ -44,7 +44,9 @@ def _drop_docstring(code: str) -> str:
             and isinstance(first.value.value, str)):
         return code
     lines = code.splitlines()
-    del lines[first.lineno - 1:first.end_lineno]
+    indent = lines[first.lineno - 1][: first.col_offset]
+    # a body that is only the docstring keeps a `pass`, so the code shown still parses
+    lines[first.lineno - 1:first.end_lineno] = [indent + "pass"] if len(node.body) == 1 else []
     return "\n".join(lines)
 
 
@@ -61,16 +63,24 @@ SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
 def format_number(value, digits: int = 2) -> str:
-    """A number as a reader writes it: ``1.2 × 10⁻³``, ``12,345``, ``0.25``, ``−0.041``.
+    """A number as a reader writes it: ``1.2 × 10⁻⁴``, ``12,345``, ``0.25``, ``−0.041``.
 
     Integers get thousands separators. Other numbers keep ``digits`` significant digits;
     below 10⁻³ or from 10⁶ on they are written in scientific form with a Unicode "×" and
-    superscript exponent (never Python's ``1.2e-03``). The minus sign is U+2212.
+    superscript exponent (never Python's ``1.2e-04``). The minus sign is U+2212.
     """
     import math
+    import numbers
 
-    if isinstance(value, bool):
-        raise ValueError(f"value must be a number, got {value!r}")
+    import numpy as np
+
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"value must be a real number, got {value!r}")
+    if isinstance(digits, (bool, np.bool_)) or not isinstance(digits, numbers.Integral) \
+            or not 0 <= digits <= 17:
+        raise ValueError(f"digits must be an integer from 0 to 17, got {digits!r}")
+    if isinstance(value, numbers.Integral):
+        value = int(value)
     if isinstance(value, int) or (isinstance(value, float) and value.is_integer()
                                   and abs(value) < 1e15 and digits == 0):
         text = f"{int(value):,}"

@@ -182,7 +182,10 @@ def block_encoding(positions, theta) -> np.ndarray:
     """
     t = check_positions(positions)
     theta = check_real_array(theta, "theta", ndim=1, nonempty=True)
-    angles = np.multiply.outer(t, theta)
+    with np.errstate(over="ignore", invalid="ignore"):
+        angles = np.multiply.outer(t, theta)
+    if not np.all(np.isfinite(angles)):
+        raise ValueError("positions times theta overflows float64: the angles have no sine")
     table = np.empty((t.size, 2 * theta.size))
     table[:, 0::2] = np.cos(angles)
     table[:, 1::2] = np.sin(angles)

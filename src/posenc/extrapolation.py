@@ -45,4 +45,10 @@ def ntk_base(base, scale, d) -> float:
     d = check_dimension(d)
     if d == 2:
         raise ValueError("d must be at least 4 for NTK scaling (d = 2 has one frequency, 1)")
-    return base * scale ** (d / (d - 2))
+    if scale < 1:
+        raise ValueError(f"scale must be >= 1 (a context s times the training length), got {scale}")
+    log_new = np.log(base) + d / (d - 2) * np.log(scale)
+    if log_new >= np.log(np.finfo(np.float64).max):
+        raise ValueError(f"scale = {scale:g} with base {base:g} and d = {d} gives a base beyond "
+                         "the largest float")
+    return float(base * scale ** (d / (d - 2)))

@@ -150,6 +150,12 @@ def taylor_errors(f, p_m, p_n, epsilons, h_gradient=1e-5, h_hessian=1e-4):
     if p_n.shape != p_m.shape:
         raise ValueError(f"p_n must have the shape of p_m {p_m.shape}, got {p_n.shape}")
     epsilons = check_real_array(epsilons, "epsilons", ndim=1, nonempty=True)
+    h_gradient = check_positive(h_gradient, "h_gradient")
+    h_hessian = check_positive(h_hessian, "h_hessian")
+    reach = np.max(np.abs(epsilons)) * max(np.max(np.abs(p_m)), np.max(np.abs(p_n)), 1.0)
+    if reach > 1e100:
+        raise ValueError(f"epsilons must keep epsilon * p below 1e100 (their squares enter the "
+                         f"expansion), got a largest |epsilon p| of {reach:g}")
     d = p_m.size
     zero = np.zeros(d)
 
@@ -167,8 +173,9 @@ def taylor_errors(f, p_m, p_n, epsilons, h_gradient=1e-5, h_hessian=1e-4):
     for eps in epsilons:
         expansion = (f0 + eps * (p_m @ g_m + p_n @ g_n)
                      + eps**2 * (0.5 * p_m @ h_mm @ p_m + 0.5 * p_n @ h_nn @ p_n + cross_term))
-        both = f(eps * p_m, eps * p_n)
+        both = _evaluate(f_flat, np.concatenate([eps * p_m, eps * p_n]))
         second.append(abs(both - expansion))
-        mixed = both - f(eps * p_m, zero) - f(zero, eps * p_n) + f0
+        mixed = (both - _evaluate(f_flat, np.concatenate([eps * p_m, zero]))
+                 - _evaluate(f_flat, np.concatenate([zero, eps * p_n])) + f0)
         mixed_error.append(abs(mixed - eps**2 * cross_term))
     return np.array(second), np.array(mixed_error), cross_term

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,6 +80,8 @@ def load_safetensors(path, *, sha256: str | None = None) -> dict[str, np.ndarray
     if not path.is_file():
         raise FileNotFoundError(f"no safetensors file at {path}")
     if sha256 is not None:
+        if not (isinstance(sha256, str) and re.fullmatch(r"[0-9a-fA-F]{64}", sha256)):
+            raise ValueError(f"sha256 must be 64 hexadecimal digits, got {sha256!r}")
         actual = sha256_file(path)
         if actual != sha256.lower():
             raise ChecksumError(f"{path}: SHA-256 is {actual}, expected {sha256.lower()}; "
@@ -86,9 +90,21 @@ def load_safetensors(path, *, sha256: str | None = None) -> dict[str, np.ndarray
         tensors = safetensors.numpy.load_file(path)
     except SafetensorError as error:
         raise ValueError(f"{path} is not a valid safetensors file: {error}") from None
+    except (TypeError, AttributeError):  # a dtype NumPy lacks: bfloat16, float8 …
+        raise ValueError(f"{path} holds tensors of dtype {', '.join(_dtypes(path))}, and "
+                         "NumPy has no such type: posenc reads float, integer and bool "
+                         "tensors") from None
     for array in tensors.values():
         array.setflags(write=False)
     return tensors
+
+
+def _dtypes(path: Path) -> list[str]:
+    """The dtypes named in a safetensors header (8-byte little-endian length, then JSON)."""
+    with open(path, "rb") as stream:
+        length = int.from_bytes(stream.read(8), "little")
+        header = json.loads(stream.read(length))
+    return sorted({entry["dtype"] for name, entry in header.items() if name != "__metadata__"})
 
 
 def minilm_tensors(path=None) -> dict[str, np.ndarray]:

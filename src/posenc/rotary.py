@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import sici
 
+from .decay import _T_NODES, _T_WEIGHTS, NARROW_WIDTH, cin
+
 from ._validate import (
     check_base,
     check_count,
@@ -139,7 +141,11 @@ def rope_partial_integral(x, u, base=10000.0) -> np.ndarray:
               + \mathrm{i}\,\big(\mathrm{Si}(x) - \mathrm{Si}(x b^{-u})\big)}{\ln b},
               \qquad x > 0,
 
-    by the substitution :math:`v = x b^{-t}` of chapter 5. Derived in chapter 12 (:ref:`ch12-decay`).
+    by the substitution :math:`v = x b^{-t}` of chapter 5. The real part is evaluated as
+    :math:`u - (\mathrm{Cin}(x) - \mathrm{Cin}(x b^{-u}))/\ln b`, which keeps its digits for
+    small x, and a base so close to 1 that the division by :math:`\ln b` would cancel is
+    integrated by Gauss–Legendre quadrature in t instead, as in :func:`decay_integral`.
+    Derived in chapter 12 (:ref:`ch12-decay`).
 
     Returns
     -------
@@ -152,11 +158,19 @@ def rope_partial_integral(x, u, base=10000.0) -> np.ndarray:
     u = check_real_array(u, "u")
     if np.any((u < 0) | (u > 1)):
         raise ValueError(f"u must lie in [0, 1], got {u[(u < 0) | (u > 1)].flat[0]}")
-    xv = values[..., None] if u.ndim else values
-    lower = xv * base ** (-u)
-    si_x, ci_x = sici(xv)
-    si_lo, ci_lo = sici(lower)
-    return (ci_x - ci_lo + 1j * (si_x - si_lo)) / np.log(base)
+    log_base = np.log1p(base - 1.0)
+    xv, uv = np.broadcast_arrays(values[..., None] if u.ndim else values, u)
+    lower = xv * np.exp(-uv * log_base)
+    out = np.empty(xv.shape, dtype=complex)
+    narrow = (log_base < 1.0) & (xv - lower <= NARROW_WIDTH)
+    wide = ~narrow
+    out[wide] = (uv[wide] - (cin(xv[wide]) - cin(lower[wide])) / log_base
+                 + 1j * (sici(xv[wide])[0] - sici(lower[wide])[0]) / log_base)
+    if np.any(narrow):
+        t = np.multiply.outer(uv[narrow], _T_NODES)             # nodes on [0, u]
+        phases = xv[narrow][:, None] * np.exp(-log_base * t)
+        out[narrow] = uv[narrow] * (np.exp(1j * phases) @ _T_WEIGHTS)
+    return out
 
 
 def rope_bound_continuum(x, d, base=10000.0, points=400):

@@ -20,10 +20,43 @@ from scipy.integrate import quad
 from scipy.optimize import minimize_scalar
 from scipy.special import fresnel, roots_jacobi
 
-from ._validate import check_callable, check_dimension, check_positive, check_real_array
+from ._validate import (
+    check_callable,
+    check_count,
+    check_dimension,
+    check_positive,
+    check_real_array,
+)
 
 #: Exponents with an elementary (or Fresnel) closed form: 1/2, 1 and 2.
 CLOSED_FORM_EXPONENTS = (0.5, 1.0, 2.0)
+#: Exponents the quadrature routes accept: beyond them the Gauss–Jacobi weight u^(1/α - 1)
+#: overflows or QUADPACK's amplitude becomes too steep to integrate to 1e-12.
+ALPHA_RANGE = (0.01, 100.0)
+#: |x| up to which the 400-node Gauss–Jacobi rule resolves cos(xu) (to about 1e-11).
+JACOBI_MAX_X = 1000.0
+#: Below this |x| the closed forms are summed as a series (they would cancel).
+SERIES_BELOW = 0.05
+
+
+def _check_alpha(alpha) -> float:
+    alpha = check_positive(alpha, "alpha")
+    if not ALPHA_RANGE[0] <= alpha <= ALPHA_RANGE[1]:
+        raise ValueError(f"alpha must lie in [{ALPHA_RANGE[0]:g}, {ALPHA_RANGE[1]:g}] for "
+                         f"quadrature, got {alpha:g}")
+    return alpha
+
+
+def _series(x: np.ndarray, alpha: float) -> np.ndarray:
+    """J_alpha(x) = sum_k (-1)^k x^(2k) / ((2k)! (2k alpha + 1)); 8 terms are exact to
+    double precision for |x| < 0.05."""
+    out = np.zeros_like(x)
+    term = np.ones_like(x)
+    for k in range(8):
+        if k:
+            term = term * (-x * x) / ((2 * k - 1) * (2 * k))
+        out = out + term / (2 * k * alpha + 1)
+    return out
 
 
 def schedule_sum(x, d, schedule):
@@ -51,7 +84,14 @@ def schedule_sum(x, d, schedule):
     values = check_real_array(x, "x")
     t = 2 * np.arange(d // 2) / d
     theta = check_real_array(schedule(t), "schedule(t)")
-    out = np.cos(np.multiply.outer(values, theta)).mean(axis=-1)
+    if theta.shape != t.shape:
+        raise ValueError(f"schedule(t) must return one frequency per t, shape {t.shape}, "
+                         f"got shape {theta.shape}")
+    with np.errstate(over="ignore", invalid="ignore"):
+        angles = np.multiply.outer(values, theta)
+    if not np.all(np.isfinite(angles)):
+        raise ValueError("x times schedule(t) overflows float64: the angles have no cosine")
+    out = np.cos(angles).mean(axis=-1)
     return float(out) if out.ndim == 0 else out
 
 
@@ -78,14 +118,16 @@ def power_integral_closed(x, alpha):
         raise ValueError(f"alpha must be one of {CLOSED_FORM_EXPONENTS} for a closed form, "
                          f"got {alpha}; use power_integral for other exponents")
     x = np.abs(check_real_array(x, "x"))
-    safe = np.where(x == 0, 1.0, x)
+    small = x < SERIES_BELOW
+    safe = np.where(small, 1.0, x)
     if alpha == 1.0:
         out = np.sin(safe) / safe
     elif alpha == 0.5:
-        out = 2 * (safe * np.sin(safe) + np.cos(safe) - 1) / safe**2
+        # 2 sin x / x + 2 (cos x - 1) / x^2: no x^2 that could overflow
+        out = 2 * np.sin(safe) / safe + 2 * (np.cos(safe) - 1) / safe / safe
     else:
-        out = np.sqrt(np.pi / (2 * safe)) * fresnel(np.sqrt(2 * safe / np.pi))[1]
-    out = np.where(x == 0, 1.0, out)
+        out = np.sqrt(np.pi / 2) / np.sqrt(safe) * fresnel(np.sqrt(2 / np.pi) * np.sqrt(safe))[1]
+    out = np.where(small, _series(np.where(small, x, 0.0), alpha), out)
     return float(out) if out.ndim == 0 else out
 
 
@@ -103,23 +145,38 @@ def power_integral_jacobi(x, alpha, nodes=400):
 
     whose weight :math:`u^{1/\alpha-1}` the rule integrates exactly. With 400 nodes it agrees
     with the closed forms to about :math:`10^{-11}` for :math:`|x| \le 300` (chapter 7 checks
-    it); beyond that the cosine outruns the nodes. Derived in chapter 7 (:ref:`ch07-crossings`).
+    it); beyond that the cosine outruns the nodes, and :math:`|x| > 1000` is refused. For
+    :math:`\alpha > 2` the rule loses digits as nodes are added; :func:`power_integral` then
+    takes the QUADPACK route. Derived in chapter 7 (:ref:`ch07-crossings`).
     """
-    alpha = check_positive(alpha, "alpha")
-    nodes = int(nodes)
+    alpha = _check_alpha(alpha)
+    nodes = check_count(nodes, "nodes", 1)
+    x = check_real_array(x, "x")
+    if np.any(np.abs(x) > JACOBI_MAX_X):
+        raise ValueError(f"x must satisfy |x| <= {JACOBI_MAX_X:g} for the Gauss–Jacobi rule, "
+                         f"got {np.abs(x).max():g}; use power_integral_quad")
     u, w = _jacobi_rule(alpha, nodes)
-    out = np.cos(np.multiply.outer(check_real_array(x, "x"), u)) @ w
+    out = np.cos(np.multiply.outer(x, u)) @ w
     return float(out) if out.ndim == 0 else out
 
 
 def power_integral(x, alpha):
-    r""":math:`J_\alpha(x) = \int_0^1 \cos(x\,t^\alpha)\,dt`: the closed form for
-    :math:`\alpha \in \{1/2, 1, 2\}`, Gauss–Jacobi quadrature (:func:`power_integral_jacobi`)
-    otherwise. Derived in chapter 7 (:ref:`ch07-closed-forms`)."""
+    r""":math:`J_\alpha(x) = \int_0^1 \cos(x\,t^\alpha)\,dt` by the best route: the closed
+    form for :math:`\alpha \in \{1/2, 1, 2\}`; Gauss–Jacobi quadrature
+    (:func:`power_integral_jacobi`) for :math:`\alpha < 2` and :math:`|x| \le 1000`; QUADPACK
+    (:func:`power_integral_quad`) otherwise. Accurate to about :math:`10^{-10}`.
+    Derived in chapter 7 (:ref:`ch07-closed-forms`)."""
     alpha = check_positive(alpha, "alpha")
     if alpha in CLOSED_FORM_EXPONENTS:
         return power_integral_closed(x, alpha)
-    return power_integral_jacobi(x, alpha)
+    alpha = _check_alpha(alpha)
+    values = check_real_array(x, "x")
+    if alpha < 2 and np.all(np.abs(values) <= JACOBI_MAX_X):
+        return power_integral_jacobi(values, alpha)
+    flat = np.abs(values.ravel())
+    out = np.array([1.0 if v == 0 else power_integral_quad(v, alpha) for v in flat])
+    out = out.reshape(values.shape)
+    return float(out) if out.ndim == 0 else out
 
 
 def power_integral_quad(x, alpha):
@@ -132,7 +189,9 @@ def power_integral_quad(x, alpha):
     :math:`10^{-13}`. Derived in chapter 7 (:ref:`ch07-closed-forms`) and used again in the special-functions appendix.
     """
     x = check_positive(x, "x")
-    alpha = check_positive(alpha, "alpha")
+    alpha = _check_alpha(alpha)
+    if not 1e-6 <= x <= 1e6:
+        raise ValueError(f"x must lie in [1e-06, 1e+06] for QUADPACK, got {x:g}")
 
     def amplitude(u):
         return u ** (1 / alpha - 1) / alpha
@@ -157,7 +216,7 @@ def first_trough(alpha):
     -------
     (x, J_alpha(x)) : tuple of floats
     """
-    alpha = check_positive(alpha, "alpha")
+    alpha = _check_alpha(alpha)
     xs = np.linspace(0.5, 12, 400)
     v = power_integral_jacobi(xs, alpha, nodes=120)
     interior = np.flatnonzero((v[1:-1] < v[:-2]) & (v[1:-1] <= v[2:]))

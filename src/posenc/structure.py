@@ -24,6 +24,14 @@ def _check_square(matrix, name: str = "matrix") -> np.ndarray:
     return array
 
 
+def _scaled(matrix: np.ndarray) -> tuple[np.ndarray, float]:
+    """matrix / s and s = max |entry| (1 for a zero matrix): the fits are linear, so they are
+    computed on entries of size at most 1, where nothing overflows or underflows."""
+    scale = float(np.max(np.abs(matrix)))
+    scale = scale if scale > 0 else 1.0
+    return matrix / scale, scale
+
+
 def diagonal_means(matrix) -> np.ndarray:
     r"""The means :math:`\bar g(k)` of a square matrix over the entries with
     :math:`|m - n| = k`, for :math:`k = 0, \dots, N - 1`.
@@ -33,10 +41,10 @@ def diagonal_means(matrix) -> np.ndarray:
 
     Derived in chapter 9 (:ref:`ch09-gram`).
     """
-    matrix = _check_square(matrix)
+    matrix, scale = _scaled(_check_square(matrix))
     n = len(matrix)
     lag = np.abs(np.subtract.outer(np.arange(n), np.arange(n)))
-    return np.bincount(lag.ravel(), matrix.ravel()) / np.bincount(lag.ravel())
+    return np.bincount(lag.ravel(), matrix.ravel()) / np.bincount(lag.ravel()) * scale
 
 
 def toeplitz_fit(matrix) -> np.ndarray:
@@ -65,9 +73,10 @@ def toeplitz_hankel_fit(matrix) -> np.ndarray:
     r"""The least-squares best :math:`f(m - n) + g(m + n)` for a square matrix: one unknown per
     diagonal and one per anti-diagonal. The fitted sum is unique even though the split between
     f and g is not (a constant can move between them). Derived in chapter 8 (:ref:`ch08-diagonal`)."""
-    matrix = _check_square(matrix)
+    matrix, scale = _scaled(_check_square(matrix))
     design, normal_pinv = _toeplitz_hankel_design(len(matrix))
-    return (design @ (normal_pinv @ (design.T @ matrix.ravel()))).reshape(matrix.shape)
+    fit = (design @ (normal_pinv @ (design.T @ matrix.ravel()))).reshape(matrix.shape)
+    return fit * scale
 
 
 def variance_explained(matrix, fit) -> float:
@@ -77,10 +86,18 @@ def variance_explained(matrix, fit) -> float:
     fit = check_real_array(fit, "fit")
     if fit.shape != matrix.shape:
         raise ValueError(f"fit must have the shape of matrix {matrix.shape}, got {fit.shape}")
-    spread = ((matrix - matrix.mean()) ** 2).sum()
-    if spread == 0:
+    if np.all(matrix == matrix.flat[0]):
         raise ValueError("matrix must not be constant: its variance is zero")
-    return float(1 - ((matrix - fit) ** 2).sum() / spread)
+    # R^2 does not change when both are divided by the same number; dividing by the largest
+    # entry keeps the squares finite
+    scale = max(float(np.max(np.abs(matrix))), float(np.max(np.abs(fit))))
+    m, f = matrix / scale, fit / scale
+    spread = ((m - m.mean()) ** 2).sum()
+    if spread == 0:  # entries differ only below the resolution of their squares
+        m = (matrix - matrix.flat[0]) / np.max(np.abs(matrix - matrix.flat[0]))
+        f = (fit - matrix.flat[0]) / np.max(np.abs(matrix - matrix.flat[0]))
+        spread = ((m - m.mean()) ** 2).sum()
+    return float(1 - ((m - f) ** 2).sum() / spread)
 
 
 def random_symmetric(d, seed=0) -> np.ndarray:

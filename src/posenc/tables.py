@@ -13,8 +13,16 @@ import numpy as np
 from ._validate import check_count, check_real_array
 
 
+#: Largest entry a table may hold: energies and covariances square the entries.
+MAX_ENTRY = 1e150
+
+
 def _check_table(table) -> np.ndarray:
-    return check_real_array(table, "table", ndim=2, nonempty=True)
+    table = check_real_array(table, "table", ndim=2, nonempty=True)
+    if np.max(np.abs(table)) > MAX_ENTRY:
+        raise ValueError(f"table must hold entries of magnitude at most {MAX_ENTRY:g}, whose "
+                         f"squares stay finite; got {np.max(np.abs(table)):g}")
+    return table
 
 
 def random_like(table, seed=0) -> np.ndarray:
@@ -43,7 +51,7 @@ def reference_tables(table, seed=0) -> dict[str, np.ndarray]:
 
     Derived in chapter 9 (:ref:`ch09-spectrum`).
     """
-    table = _check_table(table)
+    table = check_real_array(table, "table", ndim=2, nonempty=True)  # nothing is squared
     seed = check_count(seed, "seed", 0)
     shuffled = table[np.random.default_rng(seed).permutation(len(table))]
     rng = np.random.default_rng(seed)
@@ -58,10 +66,11 @@ def cosine_matrix(table) -> np.ndarray:
     Derived in chapter 9 (:ref:`ch09-gram`).
     """
     table = _check_table(table)
-    norms = np.linalg.norm(table, axis=1, keepdims=True)
-    if np.any(norms == 0):
+    rows = np.max(np.abs(table), axis=1, keepdims=True)
+    if np.any(rows == 0):
         raise ValueError("table must have no zero row (its cosines are undefined)")
-    unit = table / norms
+    rows = table / rows  # each row scaled to largest entry 1: no underflow in the norms
+    unit = rows / np.linalg.norm(rows, axis=1, keepdims=True)
     return unit @ unit.T
 
 
@@ -86,8 +95,14 @@ def band_energy(table) -> np.ndarray:
 def top_k_share(table, ks=(1, 2, 4, 8, 16)) -> np.ndarray:
     """For each k in ``ks``: the share of a column's energy held by its k strongest DFT
     frequencies, averaged over the columns. Derived in chapter 9 (:ref:`ch09-spectrum`)."""
-    energy = np.sort(band_energy(table), axis=0)[::-1]
-    ks = np.asarray([check_count(k, "ks", 1) for k in ks])
+    table = _check_table(table)
+    if np.any(np.ptp(table, axis=0) == 0):
+        raise ValueError("table must have no constant column: its energy share is undefined")
+    if isinstance(ks, (str, bytes)) or not hasattr(ks, "__iter__"):
+        raise ValueError(f"ks must be a sequence of positive integers, got {ks!r}")
+    ks = np.asarray([check_count(k, "ks", 1) for k in ks], dtype=int)
+    # shares do not change when the table is scaled; scale it so that no energy underflows
+    energy = np.sort(band_energy(table / np.max(np.abs(table))), axis=0)[::-1]
     if np.any(ks > len(energy)):
         raise ValueError(f"ks must not exceed the {len(energy)} DFT frequencies, got {ks.max()}")
     share = np.cumsum(energy, axis=0) / energy.sum(axis=0)
