@@ -39,9 +39,10 @@ def t5_bucket(relative_position, bidirectional=True, num_buckets=32, max_distanc
               \dfrac{\ln(n/E)}{\ln(\texttt{max\_distance}/E)}\,(B - E)\Bigr),\; B - 1\Bigr),
               & n \ge E. \end{cases}
 
-    Derived in chapter 10 (:ref:`ch10-buckets`). The defaults are T5's: 32 buckets, ``max_distance`` 128.
+    Derived in chapter 10 (:ref:`ch10-buckets`). The defaults are T5's: 32 buckets,
+    ``max_distance`` 128.
 
-    **Bucket for bucket like the reference.** This is ``_relative_position_bucket`` of Mesh
+    **Bucket for bucket like the reference (on a CPU).** This is ``_relative_position_bucket`` of Mesh
     TensorFlow and of Hugging Face ``T5Attention``, which compute the logarithmic part in
     float32: ``n`` is converted to float32 and divided by :math:`E`; its log is divided by
     ``math.log(max_distance / E)`` (a Python float, which becomes float32) and multiplied by
@@ -52,6 +53,13 @@ def t5_bucket(relative_position, bidirectional=True, num_buckets=32, max_distanc
     within about :math:`2^{-29}` float32 ulp of a rounding midpoint), the value the reference's
     ``logf`` (glibc, Sleef) approximates to within an ulp. NumPy's own float32 ``log`` is less
     accurate, and by how much depends on the CPU kernel it dispatches to.
+
+    This is the reference's arithmetic as PyTorch performs it on the CPU. On CUDA, PyTorch
+    divides a tensor by a Python number by multiplying with the float32 reciprocal
+    (``a * (1/b)``), which rounds differently at knife edges: buckets then move for
+    ``(bidirectional, num_buckets, max_distance)`` = ``(True, 6, 36)``, ``(True, 10, 54)``,
+    ``(True, 64, 25)``, ``(False, 32, 25)`` and ``(False, 64, 50)``, 5 of the 3912 settings
+    of chapter 10's sweep, never at T5's defaults.
 
     Where float32 matters: the truncation sits exactly on an integer whenever
     :math:`n/E = (\texttt{max\_distance}/E)^{k/(B-E)}` for an integer :math:`k`. For the
@@ -79,7 +87,8 @@ def t5_bucket(relative_position, bidirectional=True, num_buckets=32, max_distanc
         A positive even integer: at least 4 when bidirectional (each sign needs
         :math:`E \ge 1` exact bucket, or the reference takes the log of 0/0), at least 2
         otherwise. (The reference would also accept an odd count, leaving the last bucket
-        unused in bidirectional mode; here it must be even.)
+        unused in bidirectional mode as well as bucket ``num_buckets // 2``; here it must be
+        even.)
     max_distance : int
         An integer greater than :math:`E`; distances from ``max_distance`` on share the last
         bucket of their sign. (At :math:`\le E` the reference divides by a log that is zero
