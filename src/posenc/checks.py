@@ -113,6 +113,7 @@ def sampled(condition, samples: int | None = None, of: str = "") -> None:
 def numerical(actual, expected, tol: float, against: str) -> None:
     """Check ``|actual - expected| <= tol`` elementwise, where ``expected`` comes from an
     independent method named by ``against`` (for example ``"mpmath at 30 digits"``)."""
+    tol = float(tol)
     actual = np.asarray(actual, dtype=complex if np.iscomplexobj(actual) else float)
     expected = np.asarray(expected, dtype=complex if np.iscomplexobj(expected) else float)
     error = np.abs(actual - expected)
@@ -300,6 +301,17 @@ class Watcher:
         _RECORDED.clear()
 
     def post_run_cell(self, result) -> None:
+        # IPython reports an exception in a callback on stdout, where the build would not see
+        # it: report it on stderr, which fails the build.
+        try:
+            self._post_run_cell(result)
+        except Exception as error:  # noqa: BLE001 - reported, then the build fails
+            import traceback
+
+            self.problem(f"the check watcher failed: {type(error).__name__}: {error}\n"
+                         + traceback.format_exc())
+
+    def _post_run_cell(self, result) -> None:
         from IPython.display import Markdown, display
 
         evidence = list(_RECORDED)
@@ -328,7 +340,7 @@ class Watcher:
         self.results[cell.label] = record
         n = len(outcomes)
         if killed == n:
-            controls = (f"Its negative control fails, as it must" if n == 1 else
+            controls = ("Its negative control fails, as it must" if n == 1 else
                         f"All {n} negative controls fail, as they must")
         else:
             controls = f"Only {killed} of {n} negative controls fail"

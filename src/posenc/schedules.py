@@ -208,7 +208,7 @@ def first_trough(alpha):
     r"""Position and value of the first local minimum of :math:`J_\alpha` on :math:`x > 0`.
 
     A grid on :math:`[0.5, 12]` finds the first grid point lower than both neighbours, then a
-    bounded scalar search refines it. For :math:`1/2 \le \alpha \le 2` the first trough lies
+    bounded scalar search refines it. For :math:`0.3 \le \alpha \le 2` the first trough lies
     in that range (near :math:`3\pi/2` for :math:`\alpha` near the critical exponent).
     Derived in chapter 7 (:ref:`ch07-crossings`).
 
