@@ -5,10 +5,13 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
+UV     := $(BIN)/uv
 STAMP  := $(VENV)/.installed
 LAB_STAMP := $(VENV)/.installed-lab
 HTML   := _build/html
 PORT   ?= 8000
+# `make lock UPGRADE=--upgrade` (or `UPGRADE="--upgrade-package numpy"`) to move pins on purpose
+UPGRADE ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help book test figures bench lab notebooks serve clean lock vendor
@@ -17,13 +20,17 @@ help: ## list the targets
 	@echo "Sinusoidal Position Encoding, Derived"
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z]+:.*## / {printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-# The virtual environment: pinned requirements, then posenc editable (so a library change is
-# seen at once); rebuilt when requirements.txt or pyproject.toml change.
+# The virtual environment, exactly as pinned. Bootstrap: the interpreter's own pip installs uv
+# (its version pinned in requirements.txt) into the venv; uv then makes the venv match
+# requirements.txt and requirements-nodeps.txt exactly (`uv pip sync` installs no unlisted
+# dependency, so the no-deps file needs no flag) and installs posenc editable (a library change
+# is seen at once). Redone when requirements.txt, requirements-nodeps.txt or pyproject.toml change.
 $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-nodeps.txt
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	test -x $(UV) || $(PY) -m pip install --quiet --disable-pip-version-check \
+	  "$$(grep -m1 '^uv==' requirements.txt)"
+	$(UV) pip sync --quiet --python $(PY) requirements.txt requirements-nodeps.txt
+	$(UV) pip install --quiet --python $(PY) --no-deps --no-build-isolation -e .
 	touch $@
 
 book: $(STAMP) ## build the website strictly into _build/html (creates .venv first if needed)
@@ -49,7 +56,7 @@ notebooks: book ## each executed chapter as .ipynb in _build/html/notebooks (pag
 	@ls $(HTML)/notebooks
 
 $(LAB_STAMP): $(STAMP) requirements-lab.txt
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-lab.txt
+	$(UV) pip install --quiet --python $(PY) -r requirements-lab.txt
 	@# Open the MyST .md chapters as notebooks (jupytext) on a double click.
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	printf '%s\n' '{"@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"}}}' \
@@ -66,17 +73,13 @@ serve: ## preview the built site on http://127.0.0.1:8000 (PORT=... to change)
 clean: ## remove the build, the execution cache and figures/ (keeps .venv)
 	rm -rf _build figures
 
-lock: ## re-pin requirements.txt and requirements-lab.txt in a fresh throw-away environment
-	rm -rf _build/lock-venv
-	$(PYTHON) -m venv _build/lock-venv
-	_build/lock-venv/bin/python -m pip install --quiet -r requirements.in
-	{ head -n 2 requirements.txt; _build/lock-venv/bin/python -m pip freeze --all | grep -v '^pip=='; } > requirements.txt.new
-	_build/lock-venv/bin/python -m pip install --quiet -r requirements-lab.in -c requirements.txt.new
-	_build/lock-venv/bin/python -m pip freeze --all | grep -v '^pip==' | sort > _build/lock-all.txt
-	{ head -n 2 requirements-lab.txt; grep -v '^#' requirements.txt.new | sort | comm -13 - _build/lock-all.txt; } > requirements-lab.txt.new
-	mv requirements.txt.new requirements.txt
-	mv requirements-lab.txt.new requirements-lab.txt
-	rm -rf _build/lock-venv _build/lock-all.txt
+# uv's resolver, for the interpreter of .venv; pins already in the output files are kept unless
+# a requirement needs another version (UPGRADE=... moves them on purpose).
+lock: $(STAMP) ## re-pin requirements.txt and requirements-lab.txt (constrained by it) with uv
+	$(UV) pip compile --quiet --python $(PY) --custom-compile-command "make lock" $(UPGRADE) \
+	  requirements.in -o requirements.txt
+	$(UV) pip compile --quiet --python $(PY) --custom-compile-command "make lock" $(UPGRADE) \
+	  requirements-lab.in -c requirements.txt -o requirements-lab.txt
 
 vendor: $(STAMP) ## refresh Plotly's basic bundle in tools/vendor/ from npm (needs npm)
 	@# The version is the plotly.js that the pinned plotly package writes figures for; the build
