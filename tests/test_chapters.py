@@ -1,44 +1,172 @@
-"""Every chapter runs from top to bottom in a fresh kernel, outside the build and its cache.
+"""What the build executed, and the explorer cells it skips.
 
-The build executes chapters through MyST-NB's cache; this test does not trust it: it converts
-each chapter with jupytext and executes it with nbclient, as a reader's Jupyter would.
+The strict build executes each chapter once, top to bottom in a fresh kernel (MyST-NB
+through its cache), and tools/book_ext.py writes the executed notebook that the page's
+download button offers: the chapter read with jupytext (as JupyterLab reads it) with the
+cached outputs merged in. These tests read that notebook rather than executing every
+chapter a second time: each code cell ran once, in order, in a kernel whose count
+started at 1; no cell failed or wrote to stderr; the notebook is valid and holds the
+code cells of the current source.
+
+The Jupyter-only explorer cells (ipywidgets, `make lab`) carry `skip-execution`, so the
+build does not run them; they run here against a stand-in for ipywidgets that calls each
+explorer's drawing function once with its widgets' initial values.
 """
 
 from __future__ import annotations
 
+import sys
+import types
+from pathlib import Path
+
 import jupytext
+import matplotlib.pyplot as plt
 import nbformat
 import pytest
-from jupyter_client.manager import KernelManager
-from nbclient import NotebookClient
+from bs4 import BeautifulSoup
 
 from conftest import ROOT, is_notebook, toc_files
 
 CHAPTERS = [path for path in toc_files() if is_notebook(path)]
+SKIP = "skip-execution"
+
+
+def code_cells(notebook) -> list:
+    return [cell for cell in notebook.cells if cell.cell_type == "code"]
+
+
+def explorer_cells() -> list[tuple[str, str, list[str]]]:
+    """(chapter name, source, tags) of every code cell the build skips."""
+    return [
+        (path.name, cell.source, cell.metadata["tags"])
+        for path in CHAPTERS
+        for cell in code_cells(jupytext.read(path))
+        if SKIP in cell.metadata.get("tags", [])
+    ]
+
+
+EXPLORERS = explorer_cells()
 
 
 def test_the_book_has_chapters():
     assert CHAPTERS, "the table of contents names no notebook chapter"
 
 
+def offered_notebook(site: Path, chapter: Path) -> Path:
+    """The .ipynb that the chapter's page offers for download."""
+    page = site / chapter.relative_to(ROOT).with_suffix(".html")
+    links = [
+        a["href"]
+        for a in BeautifulSoup(
+            page.read_text(encoding="utf-8"), "html.parser"
+        ).find_all("a", href=True)
+        if a["href"].endswith(".ipynb")
+    ]
+    assert links, f"{page.name} offers no .ipynb download"
+    return (page.parent / links[0]).resolve()
+
+
+@pytest.mark.site
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=[path.stem for path in CHAPTERS])
-def test_chapter_executes_fresh(chapter, tmp_path):
-    notebook = jupytext.read(chapter)
-    # IPC, not TCP: no port to race for with other kernels starting on the machine. The socket
-    # path is absolute because the kernel runs in the chapter's folder, the client here.
-    kernel = KernelManager(kernel_name="python3", transport="ipc", ip=str(tmp_path / "kernel"))
-    client = NotebookClient(notebook, km=kernel, timeout=600,
-                            resources={"metadata": {"path": str(chapter.parent)}})
-    try:
-        client.execute()
-    finally:  # nbclient leaves a kernel it did not start to its owner
-        if client.kc is not None:
-            client.kc.stop_channels()
-        if kernel.has_kernel:
-            kernel.shutdown_kernel(now=True)
-        kernel.cleanup_resources()
-    stderr = [output.get("text", "") for cell in notebook.cells if cell.cell_type == "code"
-              for output in cell.get("outputs", [])
-              if output.get("output_type") == "stream" and output.get("name") == "stderr"]
-    assert not stderr, f"{chapter.relative_to(ROOT)} wrote to stderr: {stderr}"
+def test_the_page_offers_the_executed_chapter(chapter, built_site):
+    executed = offered_notebook(built_site, chapter)
+    assert executed.is_file(), (
+        f"{chapter.name}'s page offers {executed}, which is missing"
+    )
+    notebook = nbformat.read(executed, as_version=4)
     nbformat.validate(notebook)
+    cells = code_cells(notebook)
+    source = [cell.source for cell in code_cells(jupytext.read(chapter))]
+    assert [cell.source for cell in cells] == source, (
+        f"{executed.name} does not hold the code of {chapter.name}: run `make book`"
+    )
+
+    ran, problems = [], []
+    for number, cell in enumerate(cells, start=1):
+        where = f"{chapter.name} code cell {number}"
+        if SKIP in cell.metadata.get("tags", []) or not cell.source.strip():
+            if cell.get("execution_count") is not None or cell.outputs:
+                problems.append(f"{where} should not have run")
+            continue
+        if not isinstance(cell.get("execution_count"), int):
+            problems.append(f"{where} did not run")
+            continue
+        ran.append(cell.execution_count)
+        problems += [
+            f"{where}: {output.get('ename')}: {output.get('evalue')}"
+            for output in cell.outputs
+            if output.output_type == "error"
+        ]
+        problems += [
+            f"{where} wrote to stderr: {output.get('text', '')[:300]!r}"
+            for output in cell.outputs
+            if output.output_type == "stream" and output.get("name") == "stderr"
+        ]
+    assert not problems, "\n".join(problems)
+    # one kernel, fresh, top to bottom, each cell once
+    assert ran == list(range(1, len(ran) + 1)), f"execution counts {ran}"
+
+
+# --------------------------------------------------------------------------- the
+# explorers
+
+
+def test_only_jupyter_explorers_skip_execution():
+    """`skip-execution` is for the ipywidgets explorers alone (removed from the pages),
+    never a way around a cell that fails in the build."""
+    assert EXPLORERS, "no explorer cell found: the tag or the chapters changed"
+    for chapter, source, tags in EXPLORERS:
+        assert "remove-cell" in tags, (
+            f"{chapter}: a skipped cell shown on the page: {tags}"
+        )
+        assert "explore_" in source, (
+            f"{chapter}: a skipped cell that is no explorer:\n{source}"
+        )
+
+
+class _Widget:
+    """Stands in for any ipywidgets widget: keeps its arguments; its value is the
+    initial one."""
+
+    def __init__(self, *args, **kwargs):
+        self.kwargs = kwargs
+        self.value = kwargs.get("value", (kwargs.get("options") or [None])[0])
+
+
+def fake_ipywidgets() -> types.ModuleType:
+    module = types.ModuleType("ipywidgets")
+
+    def interactive(function, **widgets):
+        values = {
+            name: getattr(widget, "value", widget) for name, widget in widgets.items()
+        }
+        result = _Widget(value=function(**values))
+        result.kwargs = widgets
+        return result
+
+    module.interactive = module.interact = interactive
+    module.__getattr__ = lambda name: (
+        _Widget
+    )  # FloatLogSlider, IntSlider, Dropdown, ...
+    return module
+
+
+@pytest.mark.parametrize(
+    "chapter, source",
+    [cell[:2] for cell in EXPLORERS],
+    ids=[cell[0] for cell in EXPLORERS],
+)
+def test_explorer_cell_draws_its_figure(chapter, source, monkeypatch):
+    drawn = []
+    monkeypatch.setitem(sys.modules, "ipywidgets", fake_ipywidgets())
+    monkeypatch.setattr(plt, "show", lambda *args, **kwargs: drawn.append(plt.gcf()))
+    try:
+        exec(
+            compile(source, f"{chapter} (explorer cell)", "exec"),
+            {"__name__": "__main__"},
+        )
+    finally:
+        plt.close("all")
+    assert len(drawn) == 1, f"{chapter}: the explorer drew {len(drawn)} figures"
+    lines = [line for ax in drawn[0].axes for line in ax.lines if len(line.get_xdata())]
+    assert len(lines) >= 2, f"{chapter}: the explorer drew {len(lines)} curves"

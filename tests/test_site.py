@@ -1,4 +1,5 @@
-"""Checks of the built HTML in _build/html (built by `make book`, which `make test` runs first)."""
+"""Checks of the built HTML in _build/html (built by `make book`, which `make test` runs
+first)."""
 
 from __future__ import annotations
 
@@ -9,28 +10,28 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 
-import nbformat
-
-from conftest import HTML, is_notebook, toc_files
+from conftest import FETCHED, HTML, toc_files
 
 pytestmark = pytest.mark.site
 
 WARNING_TEXT = re.compile(r"\b\w*Warning\b:|Traceback \(most recent call last\)")
-# Elements whose URL the browser fetches when the page loads.
-FETCHED = {"script": "src", "img": "src", "source": "src", "iframe": "src", "video": "src",
-           "audio": "src", "embed": "src", "object": "data"}
 
 
 def pages(site: Path) -> list[Path]:
     # _static holds the theme's HTML templates, not pages
-    return sorted(path for path in site.rglob("*.html")
-                  if not {"mathjax", "_static"} & set(path.relative_to(site).parts))
+    return sorted(
+        path
+        for path in site.rglob("*.html")
+        if not {"mathjax", "_static"} & set(path.relative_to(site).parts)
+    )
 
 
 @pytest.fixture(scope="module")
 def soups(built_site):
-    return {path: BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-            for path in pages(built_site)}
+    return {
+        path: BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        for path in pages(built_site)
+    }
 
 
 def is_external(url: str) -> bool:
@@ -43,31 +44,28 @@ def test_every_toc_page_was_built(built_site):
         assert page.exists(), f"{source.name} has no page in the site"
 
 
-def test_every_chapter_offers_its_executed_notebook(built_site):
-    for source in filter(is_notebook, toc_files()):
-        relative = source.relative_to(HTML.parents[1]).with_suffix("")
-        page = built_site / relative.with_suffix(".html")
-        links = [a["href"] for a in BeautifulSoup(page.read_text(), "html.parser").find_all("a", href=True)
-                 if a["href"].endswith(".ipynb")]
-        assert links, f"{page.name} offers no .ipynb download"
-        notebook = nbformat.read((page.parent / links[0]).resolve(), as_version=4)
-        nbformat.validate(notebook)
-        outputs = sum(len(cell.get("outputs", [])) for cell in notebook.cells if cell.cell_type == "code")
-        assert outputs, f"{links[0]} has no outputs: not the executed chapter"
-
-
 def test_nothing_loads_from_outside_the_site(soups):
     offenders = []
     for path, soup in soups.items():
         for tag, attribute in FETCHED.items():
-            offenders += [(path.name, tag, el[attribute]) for el in soup.find_all(tag)
-                          if el.get(attribute) and is_external(el[attribute])]
-        offenders += [(path.name, "link", el["href"]) for el in soup.find_all("link")
-                      if el.get("href") and is_external(el["href"])
-                      and set(el.get("rel", [])) & {"stylesheet", "preload", "icon", "modulepreload",
-                                                    "prefetch", "manifest"}]
-        offenders += [(path.name, "style", url) for el in soup.find_all(style=True)
-                      for url in re.findall(r"url\(['\"]?(https?:[^)'\"]+)", el["style"])]
+            offenders += [
+                (path.name, tag, el[attribute])
+                for el in soup.find_all(tag)
+                if el.get(attribute) and is_external(el[attribute])
+            ]
+        offenders += [
+            (path.name, "link", el["href"])
+            for el in soup.find_all("link")
+            if el.get("href")
+            and is_external(el["href"])
+            and set(el.get("rel", []))
+            & {"stylesheet", "preload", "icon", "modulepreload", "prefetch", "manifest"}
+        ]
+        offenders += [
+            (path.name, "style", url)
+            for el in soup.find_all(style=True)
+            for url in re.findall(r"url\(['\"]?(https?:[^)'\"]+)", el["style"])
+        ]
     assert not offenders, f"pages load external resources: {offenders[:10]}"
 
 
@@ -75,23 +73,37 @@ def test_stylesheets_and_scripts_fetch_nothing_from_outside(built_site):
     offenders = []
     for path in (built_site / "_static").rglob("*"):
         if path.suffix == ".css":
-            offenders += [(path.name, url) for url in
-                          re.findall(r"(?:url\(|@import\s+)['\"]?(https?://[^)'\"\s]+)", path.read_text(errors="replace"))]
+            offenders += [
+                (path.name, url)
+                for url in re.findall(
+                    r"(?:url\(|@import\s+)['\"]?(https?://[^)'\"\s]+)",
+                    path.read_text(errors="replace"),
+                )
+            ]
     assert not offenders, f"stylesheets reference external resources: {offenders[:10]}"
 
 
 def test_mathjax_is_served_by_the_site(soups, built_site):
-    scripts = [(path, el["src"]) for path, soup in soups.items()
-               for el in soup.find_all("script", src=True) if "mathjax" in el["src"].lower()]
+    scripts = [
+        (path, el["src"])
+        for path, soup in soups.items()
+        for el in soup.find_all("script", src=True)
+        if "mathjax" in el["src"].lower()
+    ]
     assert scripts, "no page loads MathJax"
     for path, src in scripts:
         target = (path.parent / unquote(urlsplit(src).path)).resolve()
         assert target.is_file(), f"{path.name}: MathJax script {src} does not exist"
-        assert (built_site / "mathjax") in target.parents and "_static" not in target.parts
+        assert (
+            built_site / "mathjax"
+        ) in target.parents and "_static" not in target.parts
 
 
 def test_internal_links_and_anchors_resolve(soups, built_site):
-    ids = {path: {el["id"] for el in soup.find_all(id=True)} for path, soup in soups.items()}
+    ids = {
+        path: {el["id"] for el in soup.find_all(id=True)}
+        for path, soup in soups.items()
+    }
     broken = []
     for path, soup in soups.items():
         for anchor in soup.find_all("a", href=True):
@@ -99,13 +111,19 @@ def test_internal_links_and_anchors_resolve(soups, built_site):
             parts = urlsplit(href)
             if parts.scheme or href.startswith(("//", "mailto:", "javascript:")):
                 continue
-            target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
+            target = (
+                (path.parent / unquote(parts.path)).resolve() if parts.path else path
+            )
             if target.is_dir():
                 target = target / "index.html"
             if not target.exists():
                 broken.append((path.name, href))
-            elif parts.fragment and target.suffix == ".html" and target in ids \
-                    and unquote(parts.fragment) not in ids[target]:
+            elif (
+                parts.fragment
+                and target.suffix == ".html"
+                and target in ids
+                and unquote(parts.fragment) not in ids[target]
+            ):
                 broken.append((path.name, href))
     assert not broken, f"broken internal links: {broken[:20]}"
 
@@ -121,65 +139,99 @@ def test_no_duplicate_ids(soups):
 
 
 def test_no_unresolved_references(soups):
-    problems = [(path.name, el.get_text()[:80]) for path, soup in soups.items()
-                for el in soup.select(".problematic, .system-message")]
+    problems = [
+        (path.name, el.get_text()[:80])
+        for path, soup in soups.items()
+        for el in soup.select(".problematic, .system-message")
+    ]
     assert not problems, problems
 
 
 def test_no_python_warnings_or_tracebacks_in_outputs(soups):
-    found = [(path.name, match.group(0)) for path, soup in soups.items()
-             for output in soup.select(".cell_output, .output")
-             for match in [WARNING_TEXT.search(output.get_text())] if match]
+    found = [
+        (path.name, match.group(0))
+        for path, soup in soups.items()
+        for output in soup.select(".cell_output, .output")
+        for match in [WARNING_TEXT.search(output.get_text())]
+        if match
+    ]
     assert not found, f"cell outputs contain warning or traceback text: {found}"
 
 
 def test_every_image_has_alt_text(soups):
-    missing = [(path.name, img.get("src")) for path, soup in soups.items()
-               for img in soup.select("main img, article img") if not img.get("alt", "").strip()]
+    missing = [
+        (path.name, img.get("src"))
+        for path, soup in soups.items()
+        for img in soup.select("main img, article img")
+        if not img.get("alt", "").strip()
+    ]
     assert not missing, f"images without alt text: {missing}"
 
 
 def test_every_figure_has_a_numbered_caption(soups):
-    bad = [(path.name, fig.get("id")) for path, soup in soups.items()
-           for fig in soup.select("figure")
-           if not fig.select_one("figcaption .caption-number")
-           or not fig.select_one("figcaption").get_text(strip=True)]
+    bad = [
+        (path.name, fig.get("id"))
+        for path, soup in soups.items()
+        for fig in soup.select("figure")
+        if not fig.select_one("figcaption .caption-number")
+        or not fig.select_one("figcaption").get_text(strip=True)
+    ]
     assert not bad, f"figures without a numbered caption: {bad}"
 
 
 def test_plotly_is_served_by_the_site_only_where_needed(soups, built_site):
-    """Plotly's basic bundle comes from <html>/plotly/ (not a CDN, not _static/), it is the
-    plotly.js version the pinned plotly package writes figures for, and only the pages with an
-    interactive figure (a div of class posenc-plotly) load it."""
+    """Plotly's basic bundle comes from <html>/plotly/ (not a CDN, not _static/), it is
+    the plotly.js version the pinned plotly package writes figures for, and only the
+    pages with an interactive figure (a div of class posenc-plotly) load it."""
     import plotly.offline
 
     served = (built_site / "plotly" / "plotly-basic.min.js").resolve()
     assert served.is_file() and 1_000_000 < served.stat().st_size < 2_000_000
     header = served.read_text(encoding="utf-8")[:200]
-    assert f"plotly.js (basic - minified) v{plotly.offline.get_plotlyjs_version()}" in header
-    assert not (built_site / "plotly" / "plotly.min.js").exists(), "the 4.8 MB full bundle"
+    assert (
+        f"plotly.js (basic - minified) v{plotly.offline.get_plotlyjs_version()}"
+        in header
+    )
+    assert not (built_site / "plotly" / "plotly.min.js").exists(), (
+        "the 4.8 MB full bundle"
+    )
     with_figures, loading = set(), set()
     for path, soup in soups.items():
         figures = soup.select("div.posenc-plotly")
         if figures:
             with_figures.add(path.name)
-        assert all(div.get("aria-label", "").strip() for div in figures), f"{path.name}: no aria-label"
+        assert all(div.get("aria-label", "").strip() for div in figures), (
+            f"{path.name}: no aria-label"
+        )
         for el in soup.find_all("script", src=True):
             if "plotly" in el["src"].lower():
                 target = (path.parent / unquote(urlsplit(el["src"]).path)).resolve()
                 assert target == served, f"{path.name}: Plotly from {el['src']}"
                 loading.add(path.name)
-    assert {"ch05-decay-integral.html", "ch07-bases-schedules.html", "ch12-rope.html"} <= with_figures
-    assert loading == with_figures, f"Plotly loaded by {sorted(loading)}, needed by {sorted(with_figures)}"
-    assert not list((built_site / "_static").rglob("plotly*.js")), "Plotly under _static/ (every page)"
+    assert {
+        "ch05-decay-integral.html",
+        "ch07-bases-schedules.html",
+        "ch12-rope.html",
+    } <= with_figures
+    assert loading == with_figures, (
+        f"Plotly loaded by {sorted(loading)}, needed by {sorted(with_figures)}"
+    )
+    assert not list((built_site / "_static").rglob("plotly*.js")), (
+        "Plotly under _static/ (every page)"
+    )
 
 
 def test_no_widget_state_or_widget_manager_in_pages(soups):
-    """The ipywidgets explorers are for Jupyter only: no page carries their state or a manager."""
-    offenders = [(path.name, el.get("type") or el.get("src")) for path, soup in soups.items()
-                 for el in soup.find_all("script")
-                 if el.get("type") == "application/vnd.jupyter.widget-state+json"
-                 or "require.min.js" in el.get("src", "") or "embed-amd" in el.get("src", "")]
+    """The ipywidgets explorers are for Jupyter only: no page carries their state or a
+    manager."""
+    offenders = [
+        (path.name, el.get("type") or el.get("src"))
+        for path, soup in soups.items()
+        for el in soup.find_all("script")
+        if el.get("type") == "application/vnd.jupyter.widget-state+json"
+        or "require.min.js" in el.get("src", "")
+        or "embed-amd" in el.get("src", "")
+    ]
     assert not offenders, offenders
 
 
@@ -188,17 +240,22 @@ CITE_ROLE = re.compile(r"\{cite(?::\w+)?\}`([^`]+)`")
 
 
 def book_sources() -> list[Path]:
-    return [path for path in toc_files() if path.parent.name == "book" and path.suffix == ".md"]
+    return [
+        path
+        for path in toc_files()
+        if path.parent.name == "book" and path.suffix == ".md"
+    ]
 
 
 def prf_labels(text: str) -> list[str]:
-    """The `:label:` of every prf directive except proofs (which sphinx-proof does not index)."""
+    """The `:label:` of every prf directive except proofs (which sphinx-proof does not
+    index)."""
     labels, lines = [], text.splitlines()
     for number, line in enumerate(lines):
         match = PRF_OPEN.match(line.strip())
         if not match or match.group(2) == "proof":
             continue
-        for option in lines[number + 1:]:
+        for option in lines[number + 1 :]:
             if not option.startswith(":") or option.startswith(match.group(1)[:3]):
                 break
             if option.startswith(":label:"):
@@ -211,48 +268,85 @@ def test_proof_index_lists_every_labelled_statement(built_site):
     assert index.exists(), "sphinx-proof wrote no proof index (prf-prf.html)"
     soup = BeautifulSoup(index.read_text(encoding="utf-8"), "html.parser")
     # each entry links to the statement: href "book/chNN-….html#<label>", text "<label>"
-    listed = {a.get_text(strip=True) for a in soup.select("article a[href], main a[href]")
-              if urlsplit(a["href"]).fragment == a.get_text(strip=True)}
-    labels = {label: source.name for source in book_sources()
-              for label in prf_labels(source.read_text(encoding="utf-8"))}
-    assert len(labels) > 40, f"found only {len(labels)} labelled statements: is the parser broken?"
-    missing = sorted(f"{label} ({name})" for label, name in labels.items() if label not in listed)
+    listed = {
+        a.get_text(strip=True)
+        for a in soup.select("article a[href], main a[href]")
+        if urlsplit(a["href"]).fragment == a.get_text(strip=True)
+    }
+    labels = {
+        label: source.name
+        for source in book_sources()
+        for label in prf_labels(source.read_text(encoding="utf-8"))
+    }
+    assert len(labels) > 40, (
+        f"found only {len(labels)} labelled statements: is the parser broken?"
+    )
+    missing = sorted(
+        f"{label} ({name})" for label, name in labels.items() if label not in listed
+    )
     assert not missing, f"labelled statements missing from the proof index: {missing}"
-    intro = BeautifulSoup((built_site / "book" / "intro.html").read_text(encoding="utf-8"),
-                          "html.parser").select_one("article")
-    assert intro.select('a[href$="prf-prf.html"]'), "the introduction does not link the proof index"
+    intro = BeautifulSoup(
+        (built_site / "book" / "intro.html").read_text(encoding="utf-8"), "html.parser"
+    ).select_one("article")
+    assert intro.select('a[href$="prf-prf.html"]'), (
+        "the introduction does not link the proof index"
+    )
 
 
 def _plain(text: str) -> str:
-    """Letters and digits only, case-folded: compares a BibTeX title with its rendering."""
-    return "".join(ch for ch in re.sub(r"\\[a-zA-Z]+|[{}]", "", text).casefold() if ch.isalnum())
+    """Letters and digits only, case-folded: a BibTeX title compares with its
+    rendering."""
+    return "".join(
+        ch for ch in re.sub(r"\\[a-zA-Z]+|[{}]", "", text).casefold() if ch.isalnum()
+    )
 
 
 def test_every_citation_resolves_to_the_bibliography(soups, built_site):
     from pybtex.database import parse_file
 
     entries = parse_file(str(HTML.parents[1] / "book" / "references.bib")).entries
-    cited = {key.strip(): source.name for source in book_sources()
-             for keys in CITE_ROLE.findall(source.read_text(encoding="utf-8"))
-             for key in keys.split(",")}
+    cited = {
+        key.strip(): source.name
+        for source in book_sources()
+        for keys in CITE_ROLE.findall(source.read_text(encoding="utf-8"))
+        for key in keys.split(",")
+    }
     assert cited, "no {cite} roles found in the book"
-    unknown = sorted(f"{key} ({name})" for key, name in cited.items() if key not in entries)
+    unknown = sorted(
+        f"{key} ({name})" for key, name in cited.items() if key not in entries
+    )
     assert not unknown, f"cited keys missing from book/references.bib: {unknown}"
 
     unresolved = []
     for path, soup in soups.items():
         article = soup.select_one("article") or soup
-        prose = " ".join(text for text in article.find_all(string=True)
-                         if not text.find_parent(["code", "pre", "script", "style"]))
-        unresolved += [(path.name, m) for m in re.findall(r"\{cite[^}]*\}`[^`]*`?", prose)]
-        unresolved += [(path.name, el.get_text(strip=True)) for el in soup.select(".bibtex-citation")
-                       if not el.select('a[href*="bibliography.html#"]')]
+        prose = " ".join(
+            text
+            for text in article.find_all(string=True)
+            if not text.find_parent(["code", "pre", "script", "style"])
+        )
+        unresolved += [
+            (path.name, m) for m in re.findall(r"\{cite[^}]*\}`[^`]*`?", prose)
+        ]
+        unresolved += [
+            (path.name, el.get_text(strip=True))
+            for el in soup.select(".bibtex-citation")
+            if not el.select('a[href*="bibliography.html#"]')
+        ]
     assert not unresolved, f"unresolved citations: {unresolved[:10]}"
 
-    page = BeautifulSoup((built_site / "book" / "bibliography.html").read_text(encoding="utf-8"),
-                         "html.parser")
-    listed = [_plain(el.get_text(" ")) for el in page.select('[role="doc-biblioentry"]')]
-    absent = sorted(key for key in cited
-                    if not any(_plain(entries[key].fields.get("title", key)) in entry
-                               for entry in listed))
+    page = BeautifulSoup(
+        (built_site / "book" / "bibliography.html").read_text(encoding="utf-8"),
+        "html.parser",
+    )
+    listed = [
+        _plain(el.get_text(" ")) for el in page.select('[role="doc-biblioentry"]')
+    ]
+    absent = sorted(
+        key
+        for key in cited
+        if not any(
+            _plain(entries[key].fields.get("title", key)) in entry for entry in listed
+        )
+    )
     assert not absent, f"cited works missing from the bibliography page: {absent}"
