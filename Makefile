@@ -1,5 +1,6 @@
 # "Sinusoidal Position Encoding, Derived": build, test and reproduce.
-# The two commands a reader needs: `make book` and `make test`. `make help` lists the rest.
+# The two commands a reader needs: `make book` and `make test`. `make help` lists the rest; the
+# table it prints is CONTRIBUTING.md's "Make targets" (the one place the targets are described).
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
@@ -16,9 +17,10 @@ UPGRADE ?=
 .DEFAULT_GOAL := help
 .PHONY: help book test figures bench lab notebooks serve clean lock vendor
 
-help: ## list the targets
-	@echo "Sinusoidal Position Encoding, Derived"
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z]+:.*## / {printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+help:
+	@echo "Sinusoidal Position Encoding, Derived (the table is in CONTRIBUTING.md)"
+	@sed -n '/^## Make targets/,/^## /p' CONTRIBUTING.md \
+	  | awk -F' *[|] *' '/^[|] `make/ {gsub(/`/, ""); printf "  %-16s %s\n", $$2, $$3}'
 
 # The virtual environment, exactly as pinned. Bootstrap: the interpreter's own pip installs uv
 # (its version pinned in requirements.txt) into the venv; uv then makes the venv match
@@ -33,23 +35,23 @@ $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	$(UV) pip install --quiet --python $(PY) --no-deps --no-build-isolation -e .
 	touch $@
 
-book: $(STAMP) ## build the website strictly into _build/html (creates .venv first if needed)
+book: $(STAMP)
 	@# After a failed strict build Sphinx's saved environment could let a rebuild pass without
 	@# re-reading the failing chapter, so a failure discards it.
 	$(BIN)/jupyter-book build . --builder html -W -n --keep-going \
 	  || { rm -rf _build/.doctrees; echo "make book: the strict build failed (see above)"; exit 1; }
 	@echo "make book: open $(HTML)/index.html, or run 'make serve'"
 
-test: book ## build the book, then run every test (library, chapters, figures, site, browser)
+test: book
 	$(PY) -m pytest
 
-figures: $(STAMP) ## write every figure of the book as SVG, PNG and PDF into figures/
+figures: $(STAMP)
 	$(PY) -m posenc.figures figures
 
-bench: $(STAMP) ## measure builds, page weight and numerics (_build/bench/bench.md and .json)
+bench: $(STAMP)
 	$(PY) bench/run.py --out _build/bench
 
-notebooks: book ## each executed chapter as .ipynb in _build/html/notebooks (pages link their own)
+notebooks: book
 	@# every build writes them next to the page sources, where each page's download button points
 	mkdir -p $(HTML)/notebooks
 	cp $(HTML)/_sources/book/*.ipynb $(HTML)/notebooks/
@@ -63,25 +65,25 @@ $(LAB_STAMP): $(STAMP) requirements-lab.txt
 	  > $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $@
 
-lab: $(LAB_STAMP) ## open the chapters in JupyterLab (the .md files open as notebooks)
+lab: $(LAB_STAMP)
 	$(BIN)/jupyter lab --ip=127.0.0.1 $$([ "$$(id -u)" = 0 ] && echo --allow-root) book/
 
-serve: ## preview the built site on http://127.0.0.1:8000 (PORT=... to change)
+serve:
 	@test -f $(HTML)/index.html || { echo "no site yet: run 'make book' first"; exit 1; }
 	$(PYTHON) -m http.server $(PORT) --bind 127.0.0.1 --directory $(HTML)
 
-clean: ## remove the build, the execution cache and figures/ (keeps .venv)
+clean:
 	rm -rf _build figures
 
 # uv's resolver, for the interpreter of .venv; pins already in the output files are kept unless
 # a requirement needs another version (UPGRADE=... moves them on purpose).
-lock: $(STAMP) ## re-pin requirements.txt and requirements-lab.txt (constrained by it) with uv
+lock: $(STAMP)
 	$(UV) pip compile --quiet --python $(PY) --custom-compile-command "make lock" $(UPGRADE) \
 	  requirements.in -o requirements.txt
 	$(UV) pip compile --quiet --python $(PY) --custom-compile-command "make lock" $(UPGRADE) \
 	  requirements-lab.in -c requirements.txt -o requirements-lab.txt
 
-vendor: $(STAMP) ## refresh Plotly's basic bundle in tools/vendor/ from npm (needs npm)
+vendor: $(STAMP)
 	@# The version is the plotly.js that the pinned plotly package writes figures for; the build
 	@# refuses a bundle of another version.
 	version=$$($(PY) -c "import plotly.offline; print(plotly.offline.get_plotlyjs_version())") \
