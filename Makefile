@@ -11,11 +11,14 @@ STAMP  := $(VENV)/.installed
 LAB_STAMP := $(VENV)/.installed-lab
 HTML   := _build/html
 PORT   ?= 8000
+# pytest's selection for `make check`: everything that needs neither a build nor the built site
+FAST   := not build and not site and not browser
+PYTEST_PARALLEL := -n 2 --dist loadfile
 # `make lock UPGRADE=--upgrade` (or `UPGRADE="--upgrade-package numpy"`) to move pins on purpose
 UPGRADE ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help book test figures bench lab notebooks serve clean lock vendor
+.PHONY: help book test check lint figures bench lab notebooks serve clean lock vendor
 
 help:
 	@echo "Sinusoidal Position Encoding, Derived (the table is in CONTRIBUTING.md)"
@@ -42,8 +45,24 @@ book: $(STAMP)
 	  || { rm -rf _build/.doctrees; echo "make book: the strict build failed (see above)"; exit 1; }
 	@echo "make book: open $(HTML)/index.html, or run 'make serve'"
 
-test: book
-	$(PY) -m pytest
+# Lint runs first (seconds) but a finding fails the target only at the end, after every
+# test has run. Tests run in two processes (pytest-xdist), one test file per process at a
+# time, so that a file's expensive fixtures (browser, figures) are built once.
+test: $(STAMP)
+	@$(MAKE) --no-print-directory lint || { lint=1; echo "make test: lint failed; testing anyway"; }; \
+	$(MAKE) --no-print-directory book && $(PY) -m pytest $(PYTEST_PARALLEL) && exit $${lint:-0}
+
+check: $(STAMP)
+	@$(MAKE) --no-print-directory lint || { lint=1; echo "make check: lint failed; testing anyway"; }; \
+	$(PY) -m pytest $(PYTEST_PARALLEL) -m "$(FAST)" && exit $${lint:-0}
+
+# ruff with pyproject.toml's settings on the Python sources, then on the chapters' code cells
+# (read with jupytext, as JupyterLab reads them; findings point at book/*.md lines).
+lint: $(STAMP)
+	@status=0; \
+	$(BIN)/ruff check src tests bench tools || status=1; \
+	$(PY) tools/lint_chapters.py || status=1; \
+	exit $$status
 
 figures: $(STAMP)
 	$(PY) -m posenc.figures figures

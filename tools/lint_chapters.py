@@ -1,0 +1,139 @@
+"""Lint the chapters' code: ruff on every book/*.md notebook's code cells (`make lint`).
+
+Each chapter is read with jupytext, as JupyterLab reads it, and its code cells are
+written as a notebook of code cells only to a temporary folder; ruff checks those
+notebooks with the settings of pyproject.toml (a notebook is linted cell by cell, so an
+import at the top of a cell or an expression ending a cell is judged as Jupyter runs it;
+per-file-ignores for "*.ipynb" hold what chapters may do besides). Findings are reported
+at their line in the chapter's .md source. Exit status: 0 when clean, 1 with findings.
+
+    python tools/lint_chapters.py [book/ch05-decay-integral.md ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import jupytext
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+RUFF = Path(sys.executable).parent / "ruff"
+
+
+def is_notebook(path: Path) -> bool:
+    """A MyST Markdown notebook carries a jupytext header with a kernelspec."""
+    head = path.read_text(encoding="utf-8")[:600]
+    return head.startswith("---") and "kernelspec:" in head
+
+
+def code_cells(path: Path) -> list[tuple[str, int]]:
+    """Each code cell's source and the line of the .md where that source starts
+    (1-based).
+
+    The source is located after the cell's own ```{code-cell} fence, past its options.
+    """
+    lines = path.read_text(encoding="utf-8").splitlines()
+    cells, cursor = [], 0
+    for cell in jupytext.read(path).cells:
+        if cell.cell_type != "code":
+            continue
+        source = cell.source.splitlines()
+        fence = next(
+            i
+            for i in range(cursor, len(lines))
+            if lines[i].lstrip().startswith(("```{code-cell}", "````{code-cell}"))
+        )
+        start = fence + 1
+        if source:
+            start = next(
+                i
+                for i in range(fence + 1, len(lines))
+                if lines[i : i + len(source)] == source
+            )
+        cells.append((cell.source, start + 1))
+        cursor = start + max(len(source), 1)
+    return cells
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "chapters",
+        nargs="*",
+        type=Path,
+        help="chapter sources (default: every notebook in book/)",
+    )
+    args = parser.parse_args(argv)
+    chapters = [p.resolve() for p in args.chapters] or sorted(
+        (ROOT / "book").glob("*.md")
+    )
+    chapters = [path for path in chapters if is_notebook(path)]
+    starts: dict[str, tuple[Path, list[int]]] = {}
+    with tempfile.TemporaryDirectory(prefix="posenc-lint-") as tmp:
+        for path in chapters:
+            cells = code_cells(path)
+            notebook = nbformat.v4.new_notebook(
+                cells=[nbformat.v4.new_code_cell(source) for source, _ in cells],
+                metadata={
+                    "kernelspec": {
+                        "name": "python3",
+                        "language": "python",
+                        "display_name": "Python 3",
+                    },
+                    "language_info": {"name": "python"},
+                },
+            )
+            target = Path(tmp) / f"{path.stem}.ipynb"
+            nbformat.write(notebook, target)
+            starts[target.name] = (path, [line for _, line in cells])
+        result = subprocess.run(
+            [
+                str(RUFF),
+                "check",
+                "--config",
+                str(ROOT / "pyproject.toml"),
+                "--output-format",
+                "json",
+                "--exit-zero",
+                tmp,
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+    if result.returncode != 0:
+        sys.stderr.write(result.stderr)
+        return 2
+    findings = []
+    for item in json.loads(result.stdout):
+        path, cell_starts = starts[Path(item["filename"]).name]
+        # for a notebook, ruff counts rows within the cell and numbers cells from 1
+        line = cell_starts[item["cell"] - 1] + item["location"]["row"] - 1
+        findings.append(
+            (
+                str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path),
+                line,
+                item["location"]["column"],
+                item["code"] or "",
+                item["message"],
+            )
+        )
+    for name, line, column, code, message in sorted(findings):
+        print(f"{name}:{line}:{column}: {code} {message}")
+    count = len(findings)
+    print(
+        f"chapters: {count} finding{'s' * (count != 1)} in {len(chapters)} chapters"
+        if count
+        else f"chapters: all checks passed ({len(chapters)} chapters)"
+    )
+    return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
