@@ -1,9 +1,9 @@
 """Benchmark: the weight of each built page, measured from the HTML files on disk.
 
-A page's weight is its HTML plus every local file it makes the browser load at once: images,
-scripts and stylesheets (fonts that stylesheets pull in are listed once for the whole site, as a
-browser caches them; so is MathJax, which every page shares). Each page is parsed with
-BeautifulSoup and the bytes of the files it references are summed.
+A page's weight is its HTML plus every local file it makes the browser load at once:
+images, scripts and stylesheets (fonts that stylesheets pull in are listed once for the
+whole site, as a browser caches them; so is MathJax, which every page shares). Each page
+is parsed with BeautifulSoup and the bytes of the files it references are summed.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from urllib.parse import unquote, urlsplit
 
 from bs4 import BeautifulSoup
 
+from conftest import FETCHED
+
 TITLE = "Page weight (built HTML on disk)"
-FETCHED = {"script": "src", "img": "src", "source": "src", "iframe": "src", "video": "src",
-           "audio": "src", "embed": "src", "object": "data"}
 LOADED_LINKS = {"stylesheet", "icon", "preload", "modulepreload"}
 CSS_URL = re.compile(r"""(?:url\(\s*|@import\s+)['"]?([^'")\s;]+)""")
 FONT_SUFFIXES = {".woff2", ".woff", ".ttf", ".otf", ".eot"}
@@ -36,7 +36,9 @@ def _css_fonts(stylesheet: Path, site: Path, seen: set[Path]) -> set[Path]:
         return set()
     seen.add(stylesheet)
     fonts = set()
-    for url in CSS_URL.findall(stylesheet.read_text(encoding="utf-8", errors="replace")):
+    for url in CSS_URL.findall(
+        stylesheet.read_text(encoding="utf-8", errors="replace")
+    ):
         target = _local(stylesheet, url, site)
         if target is None:
             continue
@@ -53,21 +55,36 @@ def _one_format_per_face(fonts: set[Path]) -> list[Path]:
     for font in fonts:
         by_face.setdefault((font.parent, font.stem), []).append(font)
     order = [".woff2", ".woff", ".ttf", ".otf", ".eot"]
-    return [min(files, key=lambda f: order.index(f.suffix)) for files in by_face.values()]
+    return [
+        min(files, key=lambda f: order.index(f.suffix)) for files in by_face.values()
+    ]
 
 
 def measure(site: Path, pages: list[str]) -> dict:
-    """``pages``: docnames such as "book/ch01-symmetry" (their HTML is site/<name>.html)."""
+    """``pages``: docnames such as "book/ch01-symmetry" (their HTML is
+    site/<name>.html)."""
     site = Path(site)
     rows, mathjax, fonts, stylesheets = {}, set(), set(), set()
     for name in pages:
         page = site / f"{name}.html"
         soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-        files = {"images": set(), "scripts": set(), "stylesheets": set(), "other": set()}
-        urls = [(tag, el[attr]) for tag, attr in FETCHED.items() for el in soup.find_all(tag)
-                if el.get(attr)]
-        urls += [("link", el["href"]) for el in soup.find_all("link", href=True)
-                 if set(el.get("rel", [])) & LOADED_LINKS]
+        files = {
+            "images": set(),
+            "scripts": set(),
+            "stylesheets": set(),
+            "other": set(),
+        }
+        urls = [
+            (tag, el[attr])
+            for tag, attr in FETCHED.items()
+            for el in soup.find_all(tag)
+            if el.get(attr)
+        ]
+        urls += [
+            ("link", el["href"])
+            for el in soup.find_all("link", href=True)
+            if set(el.get("rel", [])) & LOADED_LINKS
+        ]
         for tag, url in urls:
             path = _local(page, url, site)
             if path is None:
@@ -85,10 +102,17 @@ def measure(site: Path, pages: list[str]) -> dict:
         for css in files["stylesheets"]:
             fonts |= _css_fonts(css, site.resolve(), set())
         stylesheets |= files["stylesheets"]
-        sizes = {kind: sum(p.stat().st_size for p in paths) for kind, paths in files.items()}
+        sizes = {
+            kind: sum(p.stat().st_size for p in paths) for kind, paths in files.items()
+        }
         html = page.stat().st_size
-        rows[name] = {"html": html, **sizes, "total": html + sum(sizes.values()),
-                      "own": html + sizes["images"], "image_count": len(files["images"])}
+        rows[name] = {
+            "html": html,
+            **sizes,
+            "total": html + sum(sizes.values()),
+            "own": html + sizes["images"],
+            "image_count": len(files["images"]),
+        }
     fonts_once = _one_format_per_face(fonts)
     mathjax_root = site / "mathjax"
     mathjax_fonts = [p for p in mathjax_root.rglob("*") if p.suffix in FONT_SUFFIXES]
@@ -110,25 +134,37 @@ def kib(n: int) -> str:
 
 
 def markdown(r: dict, columns: dict[str, dict[str, float]] | None = None) -> str:
-    """``columns``: more per-page numbers to show first, {heading: {page stem: seconds}}."""
+    """``columns``: more per-page numbers to show first, {heading: {page stem:
+    seconds}}."""
     columns = columns or {}
-    lines = ["| page | " + "".join(f"{heading} | " for heading in columns)
-             + "HTML (KiB) | images (KiB, n) | scripts (KiB) | stylesheets (KiB) | "
-             "page weight (KiB) |", "|---|" + "---:|" * (len(columns) + 5)]
+    lines = [
+        "| page | "
+        + "".join(f"{heading} | " for heading in columns)
+        + "HTML (KiB) | images (KiB, n) | scripts (KiB) | stylesheets (KiB) | "
+        "page weight (KiB) |",
+        "|---|" + "---:|" * (len(columns) + 5),
+    ]
     for name, row in r["pages"].items():
         stem = name.rsplit("/", 1)[-1]
-        run = "".join(f"{values[stem]:.1f} | " if stem in values else "– | "
-                      for values in columns.values())
-        lines.append(f"| {stem} | {run}{kib(row['html'])} | {kib(row['images'])} "
-                     f"({row['image_count']}) | {kib(row['scripts'])} | "
-                     f"{kib(row['stylesheets'])} | {kib(row['total'])} |")
-    lines += ["",
-              f"- heaviest page: {r['heaviest_page'].rsplit('/', 1)[-1]} "
-              f"({kib(r['pages'][r['heaviest_page']]['total'])} KiB, of which "
-              f"{kib(r['pages'][r['heaviest_page']]['own'])} KiB its own HTML and images)",
-              f"- counted once for the whole site: MathJax's script "
-              f"{kib(r['mathjax_script_bytes_once'])} KiB (its fonts, fetched as needed: at most "
-              f"{kib(r['mathjax_fonts_bytes_available'])} KiB); fonts the stylesheets load: "
-              f"{r['css_fonts_count']} faces, {kib(r['css_fonts_bytes_once'])} KiB (woff2; a "
-              f"browser fetches only the faces a page uses)"]
+        run = "".join(
+            f"{values[stem]:.1f} | " if stem in values else "– | "
+            for values in columns.values()
+        )
+        lines.append(
+            f"| {stem} | {run}{kib(row['html'])} | {kib(row['images'])} "
+            f"({row['image_count']}) | {kib(row['scripts'])} | "
+            f"{kib(row['stylesheets'])} | {kib(row['total'])} |"
+        )
+    lines += [
+        "",
+        f"- heaviest page: {r['heaviest_page'].rsplit('/', 1)[-1]} "
+        f"({kib(r['pages'][r['heaviest_page']]['total'])} KiB, of which "
+        f"{kib(r['pages'][r['heaviest_page']]['own'])} KiB its own HTML and images)",
+        "- counted once for the whole site: MathJax's script "
+        f"{kib(r['mathjax_script_bytes_once'])} KiB (its fonts, fetched as needed: "
+        f"at most {kib(r['mathjax_fonts_bytes_available'])} KiB); fonts the "
+        "stylesheets load: "
+        f"{r['css_fonts_count']} faces, {kib(r['css_fonts_bytes_once'])} KiB (woff2; a "
+        f"browser fetches only the faces a page uses)",
+    ]
     return "\n".join(lines) + "\n"
