@@ -15,7 +15,7 @@
 5. Interactive figures: Plotly's basic bundle (tools/vendor/plotly.js/, the same
    plotly.js version as the pinned `plotly` package writes figures for) is copied once
    into `<html>/plotly/` and loaded only by the pages whose body holds an interactive
-   figure (a div of class `posenc-plotly`, written by `posenc.figures.interactive`).
+   figure (a div of class `posenc-plotly`, written by `posenc.figures._plotly`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ LIBRARY = ROOT / "src" / "posenc"
 REQUIREMENTS = [ROOT / "requirements.txt", ROOT / "requirements-nodeps.txt"]
 FINGERPRINT_FILE = "posenc-fingerprint.txt"
 THEBE_CONFIG = re.compile(r'<script type="text/x-thebe-config">.*?</script>', re.DOTALL)
-PLOTLY_MARKER = 'class="posenc-plotly"'  # posenc.figures.interactive.MARKER
+PLOTLY_MARKER = 'class="posenc-plotly"'  # posenc.figures._plotly.MARKER
 PLOTLY_SCRIPT = "plotly/plotly-basic.min.js"  # relative to the output folder
 # The basic bundle (scatter, bar and pie traces; sliders, menus, hover and zoom are in
 # its core) is 1.2 MB against the full bundle's 4.8 MB that the plotly package ships,
@@ -251,7 +251,7 @@ def offer_notebook_download(
 def setup(app: Sphinx):
     # Chapters' kernels inherit this: interactive figures then output their HTML alone,
     # not also Plotly's mime type (for JupyterLab), which MyST-NB would warn about
-    # (the variable is posenc.figures.interactive.HTML_ONLY_VARIABLE).
+    # (the variable is posenc.figures._plotly.HTML_ONLY_VARIABLE).
     os.environ["POSENC_HTML_ONLY"] = "1"
     app.connect("env-get-outdated", drop_untrusted_cache)
     app.connect("build-finished", copy_mathjax)
