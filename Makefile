@@ -11,8 +11,9 @@ STAMP  := $(VENV)/.installed
 LAB_STAMP := $(VENV)/.installed-lab
 HTML   := _build/html
 PORT   ?= 8000
-# pytest's selection for `make check`: everything that needs neither a build nor the built site
-FAST   := not build and not site and not browser
+# pytest's selection for `make check`: everything that needs neither a build nor the built
+# site, nor renders every figure
+FAST   := not build and not site and not browser and not render
 PYTEST_PARALLEL := -n 2 --dist loadfile
 # `make lock UPGRADE=--upgrade` (or `UPGRADE="--upgrade-package numpy"`) to move pins on purpose
 UPGRADE ?=

@@ -168,6 +168,17 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() not in {"", "0", "false"}
 
 
+# Module fixtures of test_figures.py that render every figure (twice, then once more):
+# the tests that use them are marked `render`, which `make check` leaves to `make test`.
+RENDER_EVERY_FIGURE = {"written", "shown"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if RENDER_EVERY_FIGURE & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.render)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """Under CI a skipped test is a failed test: every check must really run there."""
