@@ -14,6 +14,8 @@ PORT   ?= 8000
 # pytest's selection for `make check`: everything that needs neither a build nor the built
 # site, nor renders every figure
 FAST   := not build and not site and not browser and not render
+# what `make test` runs while the book builds: all but the site, browser and figure renders
+BESIDE_BUILD := not site and not browser and not render
 PYTEST_PARALLEL := -n 2 --dist loadfile
 # `make lock UPGRADE=--upgrade` (or `UPGRADE="--upgrade-package numpy"`) to move pins on purpose
 UPGRADE ?=
@@ -46,12 +48,21 @@ book: $(STAMP)
 	  || { rm -rf _build/.doctrees; echo "make book: the strict build failed (see above)"; exit 1; }
 	@echo "make book: open $(HTML)/index.html, or run 'make serve'"
 
-# Lint runs first (seconds) but a finding fails the target only at the end, after every
-# test has run. Tests run in two processes (pytest-xdist), one test file per process at a
-# time, so that a file's expensive fixtures (browser, figures) are built once.
+# Lint runs first (seconds); a finding fails the target only at the end, after every test
+# has run. The strict build runs one notebook at a time, leaving a core free, so while it
+# runs (its log is printed when it ends) the tests that need no built site run beside it:
+# library tests and the small books of the build and fault tests. Then, once the book has
+# built, the tests of the built site and the browser, with the figure renders.
+# pytest runs in two processes (pytest-xdist), one test file per process at a time, so that
+# a file's module fixtures (the browser pass, the figure renders) are computed once.
 test: $(STAMP)
 	@$(MAKE) --no-print-directory lint || { lint=1; echo "make test: lint failed; testing anyway"; }; \
-	$(MAKE) --no-print-directory book && $(PY) -m pytest $(PYTEST_PARALLEL) && exit $${lint:-0}
+	mkdir -p _build; echo "make test: building the book (log in _build/book.log) and, meanwhile, testing"; \
+	$(MAKE) --no-print-directory book > _build/book.log 2>&1 & book=$$!; \
+	$(PY) -m pytest $(PYTEST_PARALLEL) -m "$(BESIDE_BUILD)"; beside=$$?; \
+	wait $$book; built=$$?; cat _build/book.log; [ $$built = 0 ] || exit $$built; \
+	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not ($(BESIDE_BUILD))" \
+	  && exit $$(( beside || $${lint:-0} ))
 
 check: $(STAMP)
 	@$(MAKE) --no-print-directory lint || { lint=1; echo "make check: lint failed; testing anyway"; }; \
