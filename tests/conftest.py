@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -151,6 +152,16 @@ def model_copy(tmp_path) -> Path:
     path = tmp_path / "model.safetensors"
     shutil.copyfile(minilm_path(), path)
     return path
+
+
+def load_book_ext():
+    """A fresh copy of the build extension tools/book_ext.py, as a module."""
+    spec = importlib.util.spec_from_file_location(
+        "book_ext", ROOT / "tools" / "book_ext.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="session")

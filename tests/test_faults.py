@@ -18,15 +18,16 @@ import re
 import shutil
 from types import SimpleNamespace
 
+import nbformat
 import pytest
 
 import posenc.pretrained as pretrained
 from conftest import (
     INTRO,
     NOTEBOOK_HEADER,
-    ROOT,
     build_book,
     executed_stamp,
+    load_book_ext,
     make_small_book,
     stamped_page,
 )
@@ -156,49 +157,66 @@ def delete_notebooks(cache):
         path.unlink()
 
 
+@pytest.fixture
+def sound_cache(tmp_path):
+    """A jupyter-cache holding one executed notebook, as MyST-NB leaves it."""
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+
+    cell = nbformat.v4.new_code_cell("1 + 1", execution_count=1)
+    cell.outputs = [
+        nbformat.v4.new_output("execute_result", {"text/plain": "2"}, execution_count=1)
+    ]
+    notebook = nbformat.v4.new_notebook(
+        cells=[cell],
+        metadata={
+            "kernelspec": {
+                "name": "python3",
+                "language": "python",
+                "display_name": "Python 3",
+            }
+        },
+    )
+    cache = tmp_path / ".jupyter_cache"
+    get_cache(str(cache)).cache_notebook_bundle(
+        CacheBundleIn(notebook, uri=str(tmp_path / "page.md"))
+    )
+    return cache
+
+
+@pytest.mark.parametrize(
+    "damage", [overwrite_database, garble_notebooks, delete_notebooks]
+)
+def test_every_kind_of_cache_damage_is_noticed(sound_cache, damage):
+    book_ext = load_book_ext()
+    assert book_ext.cache_damage(sound_cache) is None, "a sound cache taken as damaged"
+    damage(sound_cache)
+    assert book_ext.cache_damage(sound_cache), f"{damage.__name__} went unnoticed"
+
+
 DAMAGED = re.compile(r"the execution cache \S+ is damaged")
 
 
 @pytest.mark.build
 def test_damaged_cache_is_rebuilt_not_served(tmp_path):
-    """One book, damaged three ways in turn (one build each): each time the build says
-    the cache is damaged and the chapter runs again; a further build then uses the new
-    cache."""
+    """A damaged cache (each kind of damage is noticed, see above) is deleted: the build
+    says so and the chapter runs again; the next build serves the new cache."""
     book = make_small_book(tmp_path, {"intro": INTRO, "stamped": stamped_page()})
     build_book(book, expect_ok=True)
     stamp = executed_stamp(book, "stamped")
-    cache = book / "_build" / ".jupyter_cache"
-    assert cache.is_dir()
+    overwrite_database(book / "_build" / ".jupyter_cache")
 
-    for damage in (overwrite_database, garble_notebooks, delete_notebooks):
-        damage(cache)
-        result = build_book(book, expect_ok=True)
-        assert DAMAGED.search(result.stdout), (
-            f"{damage.__name__}: {result.stdout[-3000:]}"
-        )
-        assert executed_stamp(book, "stamped") != stamp, (
-            f"{damage.__name__}: served without re-executing"
-        )
-        stamp = executed_stamp(book, "stamped")
+    result = build_book(book, expect_ok=True)
+    assert DAMAGED.search(result.stdout), result.stdout[-3000:]
+    assert executed_stamp(book, "stamped") != stamp, "served without re-executing"
+    stamp = executed_stamp(book, "stamped")
 
-    result = build_book(
-        book, expect_ok=True
-    )  # the rebuilt cache is sound and used again
-    assert not DAMAGED.search(result.stdout)
-    assert executed_stamp(book, "stamped") == stamp
+    result = build_book(book, expect_ok=True)
+    assert not DAMAGED.search(result.stdout), "the rebuilt cache is taken as damaged"
+    assert executed_stamp(book, "stamped") == stamp, "the rebuilt cache is not used"
 
 
-# --------------------------------------------------------------------------- the Plotly
-# bundle
-
-
-def load_book_ext():
-    spec = importlib.util.spec_from_file_location(
-        "book_ext", ROOT / "tools" / "book_ext.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+# --------------------------------------------------------------------------- Plotly
 
 
 def test_vendored_plotly_matches_the_pinned_package():

@@ -1,11 +1,13 @@
 """The build is strict, and its execution cache never serves results of an older
 library.
 
-Each test builds a small throw-away book with this project's _config.yml and build
-extension.
+Each test marked `build` builds a small throw-away book with this project's _config.yml
+and build extension.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -14,11 +16,11 @@ from conftest import (
     NOTEBOOK_HEADER,
     build_book,
     executed_stamp,
+    load_book_ext,
     make_small_book,
     stamped_page,
 )
 
-pytestmark = pytest.mark.build
 TRUE_CLAIM = "sp.sin(x)**2 + sp.cos(x)**2 - 1"
 
 
@@ -37,6 +39,7 @@ assert sp.simplify({claim}) == 0
     )
 
 
+@pytest.mark.build
 def test_false_identity_fails_the_build(tmp_path):
     book = make_small_book(
         tmp_path,
@@ -47,18 +50,9 @@ def test_false_identity_fails_the_build(tmp_path):
     assert "AssertionError" in log and "proof" in log
 
 
-def test_unresolved_reference_fails_the_build(tmp_path):
-    book = make_small_book(
-        tmp_path, {"intro": INTRO + "\nSee {numref}`fig-that-does-not-exist`.\n"}
-    )
-    result = build_book(book, expect_ok=False)
-    assert "fig-that-does-not-exist" in result.stdout + result.stderr
-
-
-def test_python_warning_in_a_cell_fails_the_build(tmp_path):
-    chapter = (
-        NOTEBOOK_HEADER
-        + """
+WARNS = (
+    NOTEBOOK_HEADER
+    + """
 # Warns
 
 ```{code-cell} ipython3
@@ -66,16 +60,31 @@ import warnings
 warnings.warn("this output would end up in the page")
 ```
 """
+)
+
+
+@pytest.mark.build
+def test_unresolved_reference_and_python_warning_fail_the_build(tmp_path):
+    """Two faults that the strict build reports as warnings (so that each one alone
+    fails it under -W) and, with --keep-going, both in one build: a reference to a
+    label that does not exist, and a cell that writes a Python warning to stderr."""
+    book = make_small_book(
+        tmp_path,
+        {"intro": INTRO + "\nSee {numref}`fig-that-does-not-exist`.\n", "warns": WARNS},
     )
-    book = make_small_book(tmp_path, {"intro": INTRO, "warns": chapter})
-    build_book(book, expect_ok=False)
+    result = build_book(book, expect_ok=False)
+    log = re.sub(r"\x1b\[[0-9;]*m", "", result.stdout + result.stderr)
+    assert re.search(
+        r"intro\.md:\d+: (WARNING|ERROR): .*fig-that-does-not-exist", log
+    ), log[-3000:]
+    assert re.search(r"warns\.md:\d+: (WARNING|ERROR): .*stderr", log), log[-3000:]
 
 
-def test_cache_serves_unchanged_chapters_and_follows_library_and_pins(tmp_path):
-    """A chapter is executed again when posenc or the pinned requirements change (the
-    cache is deleted: every chapter imports posenc), and served from the cache
-    otherwise. The same book's true identity is the control of
-    test_false_identity_fails_the_build."""
+@pytest.mark.build
+def test_cache_serves_unchanged_chapters_and_follows_the_library(tmp_path):
+    """A chapter is served from the cache until posenc changes, then executed again
+    (the cache is deleted: every chapter imports posenc). The same book's true identity
+    is the control of test_false_identity_fails_the_build."""
     book = make_small_book(
         tmp_path,
         {
@@ -98,12 +107,29 @@ def test_cache_serves_unchanged_chapters_and_follows_library_and_pins(tmp_path):
     library = book / "src" / "posenc" / "__init__.py"
     library.write_text(library.read_text() + "\n# a change to the library\n")
     build_book(book, expect_ok=True)
-    after_library = executed_stamp(book, "uses")
-    assert after_library != first, "a library change must re-execute the chapters"
+    assert executed_stamp(book, "uses") != first, "a library change must re-execute"
 
-    requirements = book / "requirements.txt"
-    requirements.write_text(requirements.read_text() + "\n# a change to the pins\n")
-    build_book(book, expect_ok=True)
-    assert executed_stamp(book, "uses") != after_library, (
-        "new pins must re-execute them"
-    )
+
+def test_the_fingerprint_follows_every_library_file_and_the_pins(tmp_path, monkeypatch):
+    """What makes the build above drop its cache: any file of posenc (not its bytecode)
+    and either requirements file."""
+    book_ext = load_book_ext()
+    library = tmp_path / "src" / "posenc"
+    (library / "data").mkdir(parents=True)
+    pins = [tmp_path / "requirements.txt", tmp_path / "requirements-nodeps.txt"]
+    for path in [library / "__init__.py", library / "data" / "table.json", *pins]:
+        path.write_text("original\n")
+    monkeypatch.setattr(book_ext, "ROOT", tmp_path)
+    monkeypatch.setattr(book_ext, "LIBRARY", library)
+    monkeypatch.setattr(book_ext, "REQUIREMENTS", pins)
+
+    seen = {book_ext.fingerprint()}
+    (library / "__pycache__").mkdir()
+    (library / "__pycache__" / "__init__.cpython-311.pyc").write_bytes(b"bytecode")
+    assert book_ext.fingerprint() in seen, "bytecode changed the fingerprint"
+    for path in [library / "__init__.py", library / "data" / "table.json", *pins]:
+        path.write_text("changed\n")
+        assert book_ext.fingerprint() not in seen, f"{path.name} is not fingerprinted"
+        seen.add(book_ext.fingerprint())
+    (library / "new.py").write_text("")
+    assert book_ext.fingerprint() not in seen, "a new library file is not fingerprinted"

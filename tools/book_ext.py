@@ -61,7 +61,7 @@ def fingerprint() -> str:
     return digest.hexdigest()
 
 
-def _damage(cache_dir: Path) -> str | None:
+def cache_damage(cache_dir: Path) -> str | None:
     """Why the cache cannot be trusted, or None: opens it and reads every executed
     notebook."""
     if not (cache_dir / "global.db").exists():
@@ -88,7 +88,7 @@ def drop_untrusted_cache(app: Sphinx, env, added, changed, removed) -> list[str]
     if cache_dir.exists():
         if not stamp.exists() or stamp.read_text().strip() != current:
             reason = "posenc or the pinned requirements changed"
-        elif damage := _damage(cache_dir):
+        elif damage := cache_damage(cache_dir):
             reason = f"the execution cache {cache_dir} is damaged ({damage})"
     if reason:
         LOGGER.info(
