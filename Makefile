@@ -58,7 +58,9 @@ book: $(STAMP)
 test: $(STAMP)
 	@$(MAKE) --no-print-directory lint || { lint=1; echo "make test: lint failed; testing anyway"; }; \
 	mkdir -p _build; echo "make test: building the book (log in _build/book.log) and, meanwhile, testing"; \
-	$(MAKE) --no-print-directory book > _build/book.log 2>&1 & book=$$!; \
+	{ start=$$(date +%s); $(MAKE) --no-print-directory book > _build/book.log 2>&1; built=$$?; \
+	  echo "make test: the build took $$(( $$(date +%s) - start )) s" >> _build/book.log; \
+	  exit $$built; } & book=$$!; \
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "$(BESIDE_BUILD)"; beside=$$?; \
 	wait $$book; built=$$?; cat _build/book.log; [ $$built = 0 ] || exit $$built; \
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not ($(BESIDE_BUILD))" \
