@@ -22,9 +22,8 @@ import time
 from pathlib import Path
 
 import jupytext
-from nbclient import NotebookClient
-
 from conftest import ROOT, build_book, is_notebook, toc_files
+from nbclient import NotebookClient
 
 TITLE = "Build times"
 TARGETS = {"overhead": 0.25, "noop_fraction": 0.10, "chapter_seconds": 60.0}

@@ -13,7 +13,6 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from bs4 import BeautifulSoup
-
 from conftest import FETCHED
 
 TITLE = "Page weight (built HTML on disk)"

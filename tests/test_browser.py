@@ -16,7 +16,6 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
-
 from conftest import in_ci
 
 pytestmark = pytest.mark.browser

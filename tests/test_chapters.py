@@ -24,7 +24,6 @@ import matplotlib.pyplot as plt
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
-
 from conftest import ROOT, is_notebook, toc_files
 
 CHAPTERS = [path for path in toc_files() if is_notebook(path)]

