@@ -295,7 +295,12 @@ class Watcher:
                 self.problem(f"{cell.label}: the check cell's 'falsify' list is empty")
 
     def problem(self, message: str) -> None:
-        print(f"posenc.checks: {self.chapter.name}: {message}", file=sys.stderr)
+        text = f"posenc.checks: {self.chapter.name}: {message}"
+        # The cell's stderr fails the build; MyST-NB's error names only the cell, so the
+        # message also goes to the kernel's own stderr, which the build's log shows.
+        print(text, file=sys.stderr)
+        if sys.__stderr__ is not None and sys.__stderr__ is not sys.stderr:
+            print(text, file=sys.__stderr__, flush=True)
 
     def pre_run_cell(self, info) -> None:
         _RECORDED.clear()
@@ -321,7 +326,7 @@ class Watcher:
         cell = self.check_cells.get(result.info.raw_cell)
         if cell is None:
             if evidence:
-                display(Markdown(f"✓ {verdict(evidence)}."))
+                display(Markdown(f"✓ {_markdown_text(verdict(evidence))}."))
             return
         if not evidence:
             self.problem(f"{cell.label}: the check cell records no check (use posenc.checks: "
@@ -344,7 +349,14 @@ class Watcher:
                         f"All {n} negative controls fail, as they must")
         else:
             controls = f"Only {killed} of {n} negative controls fail"
-        display(Markdown(f"✓ {verdict(evidence)}. {controls}."), metadata={METADATA_KEY: record})
+        display(Markdown(f"✓ {_markdown_text(verdict(evidence))}. {controls}."),
+                metadata={METADATA_KEY: record})
+
+
+def _markdown_text(text: str) -> str:
+    """``text`` escaped for Markdown, so that a verdict such as ``|B_m''| <= M_m`` reads on the
+    page exactly as it is recorded (no emphasis from underscores, no table from bars)."""
+    return re.sub(r"([\\`*_{}\[\]<>()#+!|~])", r"\\\1", text)
 
 
 def _explain(outcome: str) -> str:

@@ -231,8 +231,8 @@ def decay_first_zero(base=10000.0, *, with_certificate=False):
     as the walk nears the first zero; once a step falls below :math:`10^{-9}(1 + x)` the walk
     probes ahead for the first negative value and Brent's method locates the sign change.
     Every point the walk passed is certified positive, so no earlier zero exists (up to the
-    :math:`10^{-16}` error of evaluating :math:`I_b`). Derived in chapter 5
-    (:ref:`ch05-zero-dip`).
+    :math:`10^{-16}` error of evaluating :math:`I_b`).
+    Derived in chapter 5 (:ref:`ch05-zero-dip`).
 
     Parameters
     ----------

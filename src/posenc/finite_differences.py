@@ -79,8 +79,11 @@ def hessian_block(f, x, rows, cols, h=1e-4) -> np.ndarray:
     Entry :math:`(a, b)` approximates :math:`\partial^2 f / \partial x_i \partial x_j` with
     :math:`i = \mathrm{rows}[a]`, :math:`j = \mathrm{cols}[b]`:
 
-    .. math:: \frac{f(x + h e_i + h e_j) - f(x + h e_i - h e_j) - f(x - h e_i + h e_j)
-              + f(x - h e_i - h e_j)}{4h^2},
+    .. math::
+        \begin{aligned}
+        \frac{1}{4h^2}\bigl(&f(x + h e_i + h e_j) - f(x + h e_i - h e_j)\\
+                            &- f(x - h e_i + h e_j) + f(x - h e_i - h e_j)\bigr),
+        \end{aligned}
 
     exact for quadratics (up to rounding) and accurate to :math:`O(h^2)` for smooth ``f``. For
     :math:`i = j` it is the second difference with step :math:`2h`. With ``rows`` the

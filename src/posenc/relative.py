@@ -34,10 +34,13 @@ def t5_bucket(relative_position, bidirectional=True, num_buckets=32, max_distanc
     :math:`r \ge 0` lands in bucket 0). With :math:`n = |r|` (bidirectional) or
     :math:`n = \max(-r, 0)` (unidirectional) and :math:`E = \lfloor B/2 \rfloor` exact buckets,
 
-    .. math:: \mathrm{bucket}(n) = \begin{cases} n, & n < E,\\
-              \min\Bigl(E + \operatorname{trunc}\Bigl(
-              \dfrac{\ln(n/E)}{\ln(\texttt{max\_distance}/E)}\,(B - E)\Bigr),\; B - 1\Bigr),
-              & n \ge E. \end{cases}
+    .. math::
+        \begin{aligned}
+        \mathrm{bucket}(n) &= n \quad (n < E),\\
+        \mathrm{bucket}(n) &= \min\bigl(E + \operatorname{trunc}(s_n),\; B - 1\bigr)
+        \quad (n \ge E),\\
+        s_n &= \frac{\ln(n/E)}{\ln(\texttt{max\_distance}/E)}\,(B - E).
+        \end{aligned}
 
     Derived in chapter 10 (:ref:`ch10-buckets`). The defaults are T5's: 32 buckets,
     ``max_distance`` 128.

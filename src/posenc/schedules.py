@@ -106,12 +106,16 @@ def power_integral_closed(x, alpha):
     r"""The closed forms of :math:`J_\alpha(x) = \int_0^1 \cos(x\,t^\alpha)\,dt` for
     :math:`\alpha \in \{1/2, 1, 2\}`:
 
-    .. math:: J_1(x) = \frac{\sin x}{x}, \quad
-              J_{1/2}(x) = \frac{2(x \sin x + \cos x - 1)}{x^2}, \quad
-              J_2(x) = \sqrt{\frac{\pi}{2x}}\; C\!\left(\sqrt{2x/\pi}\right),
+    .. math::
+        \begin{aligned}
+        J_1(x) &= \frac{\sin x}{x},\\
+        J_{1/2}(x) &= \frac{2(x \sin x + \cos x - 1)}{x^2},\\
+        J_2(x) &= \sqrt{\frac{\pi}{2x}}\; C\!\left(\sqrt{2x/\pi}\right),
+        \end{aligned}
 
     with :math:`C` the Fresnel cosine integral, :math:`J_\alpha(0) = 1` and :math:`J_\alpha`
-    even in x. Derived in chapter 7 (:ref:`ch07-closed-forms`) (proposition "Closed forms for power schedules").
+    even in x (proposition "Closed forms for power schedules").
+    Derived in chapter 7 (:ref:`ch07-closed-forms`).
     """
     alpha = check_positive(alpha, "alpha")
     if alpha not in CLOSED_FORM_EXPONENTS:
