@@ -286,3 +286,55 @@ def test_no_page_scrolls_sideways_on_a_phone(layouts):
     custom.css), so the page itself never needs a sideways scroll on a 390 px phone."""
     overflowing = {page: m["overflow"] for page, m in layouts["phone"].items() if m["overflow"] > 1}
     assert not overflowing, f"pages wider than a 390 px screen (px of overflow): {overflowing}"
+
+
+# The panel each sidebar toggle controls, and whether it is on screen: inside the viewport and
+# the topmost element at its centre (not hidden, not off-canvas, not under a backdrop).
+PANELS = {".primary-toggle": "#pst-primary-sidebar-modal[open] nav.bd-docs-nav, "
+                             "#pst-primary-sidebar nav.bd-docs-nav",
+          ".secondary-toggle": "#pst-secondary-sidebar-modal[open] nav.page-toc, "
+                               "#pst-secondary-sidebar nav.page-toc"}
+ON_SCREEN = """(selector) => [...document.querySelectorAll(selector)].some(el => {
+    const r = el.getBoundingClientRect();
+    if (r.width < 20 || r.height < 20 || r.right <= 0 || r.left >= innerWidth || r.bottom <= 0) return false;
+    const x = Math.min(Math.max(r.left + r.width / 2, 1), innerWidth - 1);
+    const y = Math.min(Math.max(r.top + Math.min(r.height, 200) / 2, 1), innerHeight - 1);
+    const top = document.elementFromPoint(x, y);
+    return !!top && el.contains(top);
+})"""
+VISIBLE = """(selector) => [...document.querySelectorAll(selector)].filter(el => {
+    const r = el.getBoundingClientRect(), s = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && r.right > 0 && r.left < innerWidth;
+}).length"""
+
+
+@pytest.mark.parametrize("width", [390, 900, 1280])
+def test_sidebar_toggles_open_and_close_their_panels(browser, server, width):
+    """Every visible chapter-list and page-contents toggle opens and closes its panel (they once
+    did nothing: pydata-sphinx-theme#2451); one search box and no empty top bar."""
+    page, outside, errors = visit(browser, f"{server}/book/ch04-standard-formula.html", server,
+                                  {"width": width, "height": 844 if width < 500 else 900})
+    toggles = {selector: [t for t in page.locator(selector).all() if t.is_visible()]
+               for selector in PANELS}
+    assert toggles[".primary-toggle"], f"{width} px: no visible chapter-list toggle"
+    if width < 1200:  # wider, the page contents are always shown and have no toggle
+        assert toggles[".secondary-toggle"], f"{width} px: no visible page-contents toggle"
+    assert page.evaluate(VISIBLE, ".search-button-field, .search-button") <= 1, "two search boxes"
+    assert page.evaluate("document.querySelector('#pst-header').getBoundingClientRect().height") < 1
+    for selector, found in toggles.items():
+        assert len(found) <= 1, f"{width} px: {len(found)} visible {selector} buttons"
+        for toggle in found:
+            panel = PANELS[selector]
+            was_open = page.evaluate(ON_SCREEN, panel)
+            toggle.click()
+            page.wait_for_function(f"({ON_SCREEN})({panel!r}) !== {str(was_open).lower()}",
+                                   timeout=3000)
+            # close again: a second click where the panel sits beside the text, else Escape
+            if was_open:
+                toggle.click()
+            else:
+                page.keyboard.press("Escape")
+            page.wait_for_function(f"({ON_SCREEN})({panel!r}) === {str(was_open).lower()}",
+                                   timeout=3000)
+    assert not outside and not errors, (outside, errors)
+    page.close()
