@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import functools
 import http.server
+import os
 import shutil
 import threading
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -83,42 +85,153 @@ def visit(browser, url, origin, viewport=None):
     return page, outside, errors
 
 
-def test_every_page_typesets_loads_and_stays_local(browser, server, built_site):
-    failures = []
+TYPESET_ALL = """async () => {
+    await MathJax.startup.promise;
+    // ui/lazy typesets formulas as they scroll into view; checks want every one of them
+    if (MathJax.startup.document.lazyTypesetAll) await MathJax.startup.document.lazyTypesetAll();
+}"""
+
+
+def load_all_images(page, timeout=20000):
+    """Figures load lazily (when scrolled near); fetch them all now and wait for them."""
+    page.evaluate("document.querySelectorAll('img[loading=lazy]').forEach(img => img.loading = 'eager')")
+    page.wait_for_function("[...document.images].every(img => img.complete)", timeout=timeout)
+
+
+def typeset_all(page, timeout=20000):
+    """Wait for MathJax, then have it typeset every formula of the page (not only those on
+    screen, which is all ui/lazy does at first)."""
+    page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise",
+                           timeout=timeout)
+    page.evaluate(TYPESET_ALL)
+
+
+# Set before the page's scripts run: the moment MathJax has typeset what the reader sees.
+MATHJAX_CLOCK = """(() => { const t = setInterval(() => {
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) { clearInterval(t);
+        MathJax.startup.promise.then(() => { window.posencMathJaxDone = performance.now(); }); }
+}, 2); })();"""
+LOADED_BYTES = """() => [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]
+    .reduce((sum, entry) => sum + entry.encodedBodySize, 0)"""
+CHECKS = """() => ({
+    raw: [...document.querySelectorAll('.math')].filter(el => !el.querySelector('mjx-container mjx-math'))
+        .map(el => el.textContent.slice(0, 60)),
+    merror: document.querySelectorAll('mjx-merror').length,
+    broken: [...document.images].filter(img => !img.complete || img.naturalWidth === 0).map(img => img.src),
+})"""
+
+
+def first_view(browser, server, relative):
+    """Open a page as a reader's first visit does (own browser context, empty cache) and wait
+    until MathJax has typeset what is on screen. Returns the page, what the page asked of other
+    hosts, its console errors, the bytes loaded and the MathJax time (ms after navigation)."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.add_init_script(MATHJAX_CLOCK)
+    outside, errors = [], []
+
+    def route(request_route):
+        url = request_route.request.url
+        if urlsplit(url).netloc == urlsplit(server).netloc or url.startswith("data:"):
+            request_route.continue_()
+        else:
+            outside.append(url)
+            request_route.abort()
+
+    page.route("**/*", route)
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/{relative}", wait_until="load")
+    mathjax_ms = None
+    if page.evaluate("document.querySelectorAll('.math').length"):
+        page.wait_for_function("window.posencMathJaxDone !== undefined", timeout=20000)
+        mathjax_ms = page.evaluate("window.posencMathJaxDone")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    return page, outside, errors, page.evaluate(LOADED_BYTES), mathjax_ms
+
+
+@pytest.fixture(scope="module")
+def visits(browser, server, built_site):
+    """Every page of the site, visited once: on a first view, what it loads (bytes, other
+    hosts, console errors) and when MathJax is done; then, all formulas typeset and all figures
+    loaded, the checks of CHECKS and the layout of MEASURE on a desktop (1280 px), a tablet
+    (900 px) and a phone (390 px) screen."""
+    found = {}
     for relative in site_pages(built_site):
-        page, outside, errors = visit(browser, f"{server}/{relative}", server)
-        has_math = page.evaluate("document.querySelectorAll('.math').length") > 0
-        if has_math:
-            page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise",
-                                   timeout=20000)
-            page.evaluate("MathJax.startup.promise")
-            raw = page.evaluate("""[...document.querySelectorAll('.math')]
-                .filter(el => !el.querySelector('mjx-container'))
-                .map(el => el.textContent.slice(0, 60))""")
-            if raw:
-                failures.append(f"{relative}: math not typeset: {raw[:3]}")
-            merror = page.evaluate("document.querySelectorAll('mjx-merror').length")
-            if merror:
-                failures.append(f"{relative}: {merror} MathJax error(s)")
-        broken = page.evaluate("""[...document.images]
-            .filter(img => !img.complete || img.naturalWidth === 0).map(img => img.src)""")
-        if broken:
-            failures.append(f"{relative}: images did not load: {broken}")
-        if outside:
-            failures.append(f"{relative}: requests left 127.0.0.1: {outside}")
-        unexpected = [e for e in errors if not any(key in e for key in CONSOLE_ALLOW)]
+        if 'http-equiv="Refresh"' in (built_site / relative).read_text(encoding="utf-8")[:500]:
+            continue  # index.html only redirects to book/intro.html
+        page, outside, errors, loaded, mathjax_ms = first_view(browser, server, relative)
+        if mathjax_ms is not None:
+            typeset_all(page)
+        load_all_images(page)
+        found[relative] = {"outside": outside, "errors": errors, "bytes": loaded,
+                           "mathjax_ms": mathjax_ms, "interactive": bool(
+                               page.evaluate("document.querySelectorAll('.posenc-plotly').length")),
+                           **page.evaluate(CHECKS)}
+        for screen, viewport in SCREENS.items():
+            page.set_viewport_size(viewport)
+            found[relative][screen] = page.evaluate(MEASURE)
+        page.context.close()
+    return found
+
+
+def test_every_page_typesets_loads_and_stays_local(visits):
+    failures = []
+    for relative, found in visits.items():
+        if found["raw"]:
+            failures.append(f"{relative}: math not typeset: {found['raw'][:3]}")
+        if found["merror"]:
+            failures.append(f"{relative}: {found['merror']} MathJax error(s)")
+        if found["broken"]:
+            failures.append(f"{relative}: images did not load: {found['broken']}")
+        if found["outside"]:
+            failures.append(f"{relative}: requests left 127.0.0.1: {found['outside']}")
+        unexpected = [e for e in found["errors"] if not any(key in e for key in CONSOLE_ALLOW)]
         if unexpected:
             failures.append(f"{relative}: console errors: {unexpected}")
-        page.close()
     assert not failures, "\n".join(failures)
+
+
+PAGE_BUDGET = 2_500_000  # bytes a first view may load, for a page without an interactive figure
+# ms from navigation until MathJax has typeset what is on screen, for every page with math; a
+# busier machine than the book's build machine may set POSENC_MATHJAX_BUDGET_MS.
+MATHJAX_BUDGET_MS = float(os.environ.get("POSENC_MATHJAX_BUDGET_MS", "1000"))
+
+
+def test_pages_are_light(visits):
+    """A first view of a page without an interactive figure loads at most 2.5 MB (main's pages
+    loaded 3.7 to 4.9 MB: Font Awesome's 1.5 MB script, MathJax's 1.2 MB bundle, every figure)."""
+    assert sum(found["bytes"] > 0 for found in visits.values()) == len(visits)
+    heavy = {page: round(found["bytes"] / 1e6, 2) for page, found in visits.items()
+             if not found["interactive"] and found["bytes"] > PAGE_BUDGET}
+    assert not heavy, f"pages loading more than {PAGE_BUDGET / 1e6} MB: {heavy}"
+
+
+def test_mathjax_is_done_within_a_second(browser, server, visits):
+    """On a first view MathJax has typeset what the reader sees within MATHJAX_BUDGET_MS of
+    navigation (main's pages took 1.0 to 2.7 s here). A page over budget is measured up to three
+    times more, a second apart, and judged by its best time: on a machine shared with other
+    work, one busy moment does not decide."""
+    timed = {page: found["mathjax_ms"] for page, found in visits.items()
+             if found["mathjax_ms"] is not None}
+    assert len(timed) > 15, "too few pages with mathematics measured"
+    for page in [page for page, ms in timed.items() if ms > MATHJAX_BUDGET_MS]:
+        for _ in range(3):
+            time.sleep(1)
+            view = first_view(browser, server, page)
+            view[0].context.close()
+            timed[page] = min(timed[page], view[4])
+            if timed[page] <= MATHJAX_BUDGET_MS:
+                break
+    slow = {page: round(ms) for page, ms in timed.items() if ms > MATHJAX_BUDGET_MS}
+    assert not slow, f"MathJax done later than {MATHJAX_BUDGET_MS:.0f} ms after navigation: {slow}"
 
 
 def test_chapter_math_is_really_rendered(browser, server, built_site):
     """Guard against the check above passing vacuously: chapter 4 has typeset formulas."""
     page, _, _ = visit(browser, f"{server}/book/ch04-standard-formula.html", server)
-    page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
-    page.evaluate("MathJax.startup.promise")
-    assert page.evaluate("document.querySelectorAll('mjx-container').length") > 0
+    typeset_all(page)
+    assert page.evaluate("document.querySelectorAll('mjx-container mjx-math').length") > 100
     page.close()
 
 
@@ -221,45 +334,76 @@ def test_search_finds_chapter_content_offline(browser, server, word):
 
 MEASURE = """() => {
     const article = document.querySelector('article.bd-article') || document.querySelector('main');
-    const right = article.getBoundingClientRect().right;
+    const column = article.getBoundingClientRect();
+    const name = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+        + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '')
+        + ' "' + (el.textContent || '').trim().slice(0, 40) + '"';
+    // each formula counts as one box (its inside is MathJax's business, and thousands of
+    // elements); hidden helpers do not count
+    const SEEN = '*:not(mjx-container *, .headerlink, .visually-hidden)';
+    const seen = [...article.querySelectorAll(SEEN)];
+    const unscrolled = [], cut = [], silent = [];
+    for (const el of seen) {
+        const r = el.getBoundingClientRect();
+        if (r.width <= 1 || r.height <= 1) continue;
+        // 1. wider than the column: only inside a box that scrolls and itself fits the column
+        if (r.right > column.right + 1 || r.left < column.left - 1) {
+            let box = el.parentElement;
+            while (box && box !== article && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX))
+                box = box.parentElement;
+            if (!box || box === article || box.getBoundingClientRect().right > column.right + 1)
+                unscrolled.push(name(el));
+        }
+        if (el.scrollWidth <= el.clientWidth + 1) continue;
+        const overflow = getComputedStyle(el).overflowX;
+        if (['hidden', 'clip'].includes(overflow)) {
+            // 2. a box that hides part of what it holds
+            const hidden = [...el.querySelectorAll(SEEN)]
+                .some(child => { const c = child.getBoundingClientRect();
+                                 return c.width > 1 && (c.right > r.right + 1 || c.left < r.left - 1); });
+            if (hidden) cut.push(name(el));
+        } else if (['auto', 'scroll'].includes(overflow) && !el.closest('.posenc-plotly')
+                   && !getComputedStyle(el).backgroundImage.includes('gradient')) {
+            // 3. boxes that scroll sideways show a cue (the shadow of book/_static/custom.css)
+            silent.push(name(el));
+        }
+    }
+    // 4. display mathematics wider than the column
     const math = [...document.querySelectorAll('div.math mjx-container')].filter(c => {
         const box = c.querySelector('mjx-math').getBoundingClientRect();
-        return c.scrollWidth > c.clientWidth + 1 || box.right > right + 1;
+        return c.scrollWidth > c.clientWidth + 1 || box.right > column.right + 1;
     }).map(c => c.parentElement.textContent.trim().slice(0, 50));
-    const images = [...article.querySelectorAll('figure img, img.figure')].map(img => ({
-        src: img.src.split('/').pop(), ratio: img.getBoundingClientRect().width / img.naturalWidth}));
-    return {overflow: document.documentElement.scrollWidth - innerWidth, math, images};
+    // 5. figures: their size against their natural width, inside the column, linked to the file
+    const images = [...article.querySelectorAll('figure img, img.figure')].map(img => {
+        const r = img.getBoundingClientRect(), link = img.closest('a[href]');
+        return {src: img.src.split('/').pop(), ratio: r.width / img.naturalWidth,
+                fits: r.left >= column.left - 1 && r.right <= column.right + 1,
+                linked: !!link && link.href === img.src};
+    });
+    // 6. a code name broken inside a word: a line starts after a letter, digit or underscore
+    const split = [...article.querySelectorAll('code.literal span.pre')]
+        .filter(s => s.getClientRects().length > 1 && s.firstChild).filter(s => {
+            const text = s.firstChild.textContent, range = document.createRange();
+            let top = null;
+            for (let i = 0; i < text.length; i++) {
+                range.setStart(s.firstChild, i); range.setEnd(s.firstChild, i + 1);
+                const rect = range.getBoundingClientRect();
+                if (top !== null && rect.top > top + 2 && /[A-Za-z0-9_]/.test(text[i - 1])) return true;
+                top = rect.top;
+            }
+            return false;
+        }).map(s => s.textContent);
+    return {overflow: document.documentElement.scrollWidth - innerWidth, unscrolled, cut, silent,
+            math, images, split};
 }"""
 
-
+SCREENS = {"desktop": DESKTOP, "tablet": {"width": 900, "height": 900}, "phone": PHONE}
 
 
 @pytest.fixture(scope="module")
-def layouts(browser, server, built_site):
-    """Every page laid out on a desktop and on a phone screen: page overflow, display math
-    wider than the column, figure scales. Pages load a few at a time to keep this quick."""
-    measured = {"desktop": {}, "phone": {}}
-    pages = site_pages(built_site)
-    for start in range(0, len(pages), 4):
-        batch = []
-        for relative in pages[start:start + 4]:
-            page = browser.new_page(viewport=DESKTOP)
-            page.route("**/*", lambda route: route.continue_()
-                       if route.request.url.startswith(server) or route.request.url.startswith("data:")
-                       else route.abort())
-            page.goto(f"{server}/{relative}", wait_until="commit")
-            batch.append((relative, page))
-        for relative, page in batch:
-            page.wait_for_load_state("load")
-            if page.evaluate("document.querySelectorAll('.math').length"):
-                page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise",
-                                       timeout=20000)
-                page.evaluate("MathJax.startup.promise")
-            measured["desktop"][relative] = page.evaluate(MEASURE)
-            page.set_viewport_size(PHONE)
-            measured["phone"][relative] = page.evaluate(MEASURE)
-            page.close()
-    return measured
+def layouts(visits):
+    """{screen: {page: MEASURE's findings}}, from the one visit of each page."""
+    return {screen: {page: found[screen] for page, found in visits.items()} for screen in SCREENS}
 
 
 def test_display_math_fits_the_column_on_desktop(layouts):
@@ -269,16 +413,41 @@ def test_display_math_fits_the_column_on_desktop(layouts):
     assert not wide, f"display equations wider than the column: {wide}"
 
 
-@pytest.mark.parametrize("screen", ["desktop", "phone"])
-def test_figures_are_not_shrunk(layouts, screen):
-    """Figures are drawn with readable fonts at their natural size (8 in wide, 10 pt type); shown
-    at less than 70% of it, their labels fall below about 7 pt. On a phone they keep 560 px and
-    scroll inside their own box (book/_static/custom.css)."""
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_nothing_is_cut_off_or_wider_than_the_column(layouts, screen):
+    """Anything wider than the text column (a display equation, a table, code) scrolls inside a
+    box of its own that fits the column and shows a cue that it scrolls; nothing is hidden by a
+    box that clips (the theme's inline-math boxes once cut formulas off mid-symbol)."""
+    problems = {page: {key: m[key] for key in ("unscrolled", "cut", "silent") if m[key]}
+                for page, m in layouts[screen].items()}
+    problems = {page: found for page, found in problems.items() if found}
+    assert not problems, f"{screen}: {problems}"
+
+
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_figures_fit_the_column_and_open_full_size(layouts, screen):
+    """Figures (drawn 8 in wide with 10 pt type) take at most the column's width, so a phone
+    shows the whole figure, scaled; a tap on it opens the full-size file. On a desktop they are
+    shown at 70 % of their natural size or more, so their labels stay above about 7 pt."""
     measured = layouts[screen]
-    assert sum(len(m["images"]) for m in measured.values()) > 20, "no figures measured"
-    shrunk = [(page, image["src"][:12], round(image["ratio"], 2))
-              for page, m in measured.items() for image in m["images"] if image["ratio"] < 0.7]
-    assert not shrunk, f"figures shown below 70% of their natural width on a {screen}: {shrunk}"
+    images = [(page, image) for page, m in measured.items() for image in m["images"]]
+    assert len(images) > 20, "no figures measured"
+    outside = [(page, image["src"][:12]) for page, image in images if not image["fits"]]
+    assert not outside, f"{screen}: figures wider than the column: {outside}"
+    unlinked = [(page, image["src"][:12]) for page, image in images if not image["linked"]]
+    assert not unlinked, f"figures that do not link to their full-size file: {unlinked}"
+    if screen == "desktop":
+        shrunk = [(page, image["src"][:12], round(image["ratio"], 2)) for page, image in images
+                  if image["ratio"] < 0.7]
+        assert not shrunk, f"figures shown below 70% of their natural width: {shrunk}"
+
+
+@pytest.mark.parametrize("screen", ["desktop", "tablet"])
+def test_code_names_are_not_split_on_wide_screens(layouts, screen):
+    """An inline code name (max_distance, a file name) is never broken inside the word where
+    the column has room (the old `overflow-wrap: anywhere` split "max_distan / ce")."""
+    split = {page: m["split"] for page, m in layouts[screen].items() if m["split"]}
+    assert not split, f"{screen}: code names broken across lines: {split}"
 
 
 def test_no_page_scrolls_sideways_on_a_phone(layouts):

@@ -200,12 +200,14 @@ def copy_plotly(app: Sphinx) -> None:
 
 def load_plotly_where_needed(app: Sphinx, pagename, templatename, context, doctree) -> None:
     """Give the pages with an interactive figure (and only those) a <script> for Plotly;
-    the script goes in the page head, so it runs before the figures' inline scripts."""
+    the script goes in the page head, deferred (the figures' inline scripts wait for it)."""
     if PLOTLY_MARKER not in context.get("body", "") or "script_files" not in context:
         return
     from sphinx.builders.html._assets import _JavaScript
 
-    context["script_files"].append(_JavaScript(PLOTLY_SCRIPT))
+    # deferred: its 1.2 MB no longer holds up the page (and MathJax) while it compiles; the
+    # figures' inline scripts draw on window "load", which waits for deferred scripts
+    context["script_files"].append(_JavaScript(PLOTLY_SCRIPT, defer="defer"))
 
 
 def drop_widget_state(app: Sphinx, pagename, templatename, context, doctree) -> None:
