@@ -33,7 +33,8 @@ book: $(STAMP) ## build the website strictly into _build/html (creates .venv fir
 	  || { rm -rf _build/.doctrees; echo "make book: the strict build failed (see above)"; exit 1; }
 	@echo "make book: open $(HTML)/index.html, or run 'make serve'"
 
-test: book ## build the book, then run every test (library, chapters, figures, site, browser)
+test: book $(LAB_STAMP) ## build the book, then run every test (library, chapters, figures, site, browser)
+	@# JupyterLab too: tests/test_routes.py opens a chapter in it, as `make lab` does
 	$(PY) -m pytest
 
 figures: $(STAMP) ## write every figure of the book as SVG, PNG and PDF into figures/
@@ -56,7 +57,7 @@ $(LAB_STAMP): $(STAMP) requirements-lab.txt
 	  > $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $@
 
-lab: $(LAB_STAMP) ## open the chapters in JupyterLab (the .md files open as notebooks)
+lab: $(LAB_STAMP) ## open the chapters in JupyterLab (.md files open as notebooks; MyST renders)
 	$(BIN)/jupyter lab --ip=127.0.0.1 $$([ "$$(id -u)" = 0 ] && echo --allow-root) book/
 
 serve: ## preview the built site on http://127.0.0.1:8000 (PORT=... to change)

@@ -358,3 +358,18 @@ def test_citations_in_the_text_match_their_labels(soups):
                     mismatched.append((path.name, said, label))
     assert checked > 50
     assert not mismatched, f"citations that do not read as their label: {mismatched[:10]}"
+
+
+def test_every_chapter_offers_the_posenc_wheel(built_site):
+    """Each chapter's download menu and the reproducing appendix link the posenc wheel that the
+    build put into the site (and the appendix its constraints.txt)."""
+    wheels = sorted((built_site / "wheel").glob("posenc-*-py3-none-any.whl"))
+    assert len(wheels) == 1, f"wheel/ holds {[w.name for w in wheels]}"
+    for source in filter(is_notebook, toc_files()):
+        page = built_site / source.relative_to(HTML.parents[1]).with_suffix(".html")
+        links = {(page.parent / a["href"]).resolve() for a in
+                 BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find_all("a", href=True)
+                 if a["href"].endswith((".whl", "constraints.txt"))}
+        assert wheels[0].resolve() in links, f"{page.name} does not offer {wheels[0].name}"
+        if page.stem == "appendix-reproducing":
+            assert (built_site / "wheel" / "constraints.txt").resolve() in links

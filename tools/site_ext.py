@@ -10,7 +10,12 @@
 3. Lighter pages: pydata-sphinx-theme puts Font Awesome's 1.5 MB script (SVG icons) in every
    page's head, although its stylesheet draws the same icons from Font Awesome's web font.
    book/_templates/layout.html passes the head through `drop_fontawesome_script`.
-4. Edited stylesheets reach the site: Sphinx 7.4 copies `html_static_path` only when some page
+4. The posenc wheel: every build puts `wheel/posenc-<version>-py3-none-any.whl` (built from
+   src/ with `pip wheel --no-deps`) and `wheel/constraints.txt` (requirements.txt and
+   requirements-lab.txt) into the site, and each chapter's download menu offers the wheel
+   next to the .ipynb, so that a downloaded notebook runs outside a clone
+   (book/appendix-reproducing.md says how).
+5. Edited stylesheets reach the site: Sphinx 7.4 copies `html_static_path` only when some page
    is rewritten, so a build after a CSS-only edit kept the old file; changed files are copied.
 """
 
@@ -20,11 +25,15 @@ import filecmp
 import hashlib
 import posixpath
 import re
+import subprocess
+import sys
+import tempfile
 import shutil
 from pathlib import Path
 
 from markupsafe import Markup
 from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
 
 PROOF_CLASS = "prf-proof"
 
@@ -86,6 +95,68 @@ def add_filters(app: Sphinx) -> None:
         app.builder.templates.environment.filters["drop_fontawesome_script"] = drop_fontawesome_script
 
 
+WHEEL_DIR = "wheel"
+
+
+def wheel_name(root: Path) -> str | None:
+    """posenc-<version>-py3-none-any.whl, from pyproject.toml (None outside the repository)."""
+    import tomllib
+
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file() or not (root / "src" / "posenc").is_dir():
+        return None
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    return f"{project['name']}-{project['version']}-py3-none-any.whl"
+
+
+def build_wheel(app: Sphinx) -> None:
+    """`builder-inited`: the wheel of posenc and the pinned versions, into <html>/wheel/.
+    Built in a copy of the sources (setuptools leaves build/ behind) and only when src/,
+    pyproject.toml or requirements.txt changed."""
+    root = Path(app.confdir)
+    name = wheel_name(root)
+    if app.builder.format != "html" or name is None:
+        return
+    target = Path(app.outdir) / WHEEL_DIR
+    sources = sorted(p for p in (root / "src").rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                     and ".egg-info" not in str(p))
+    digest = hashlib.sha256()
+    for path in [root / "pyproject.toml", root / "requirements.txt", root / "requirements-lab.txt",
+                 *sources]:
+        if path.exists():
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    stamp = target / ".source-digest"
+    if (target / name).exists() and stamp.exists() and stamp.read_text() == digest.hexdigest():
+        return
+    shutil.rmtree(target, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix="posenc-wheel-") as tmp:
+        for part in ("pyproject.toml", "README.md"):
+            shutil.copy(root / part, Path(tmp) / part)
+        shutil.copytree(root / "src", Path(tmp) / "src",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
+                        "--no-deps", "--no-build-isolation", "--wheel-dir", str(target), tmp],
+                       check=True, capture_output=True)
+    if not (target / name).exists():
+        raise ExtensionError(f"pip wheel did not write {name} into {target}")
+    pins = [root / "requirements.txt", root / "requirements-lab.txt"]  # the book's, JupyterLab's
+    (target / "constraints.txt").write_text("".join(p.read_text() for p in pins if p.exists()))
+    stamp.write_text(digest.hexdigest())
+
+
+def offer_wheel_download(app: Sphinx, pagename, templatename, context, doctree) -> None:
+    """A chapter's download menu (sphinx-book-theme's header buttons) offers the wheel."""
+    name = wheel_name(Path(app.confdir))
+    if name is None or not context.get("ipynb_source"):
+        return
+    for group in context.get("header_buttons", []):
+        if group.get("label") == "download-buttons":
+            group["buttons"].insert(1, {
+                "type": "link", "url": context["pathto"](f"{WHEEL_DIR}/{name}", 1),
+                "text": ".whl", "tooltip": "The posenc library, to run the notebook with",
+                "icon": "fas fa-cube", "label": "download-wheel-button"})
+
+
 def refresh_static_files(app: Sphinx, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
@@ -103,6 +174,9 @@ def setup(app: Sphinx):
     app.add_config_value("posenc_site_ext_digest",
                          hashlib.sha256(Path(__file__).read_bytes()).hexdigest(), "html")
     app.connect("builder-inited", add_filters)
+    app.connect("builder-inited", build_wheel)
+    # after sphinx-book-theme has made the header buttons (priority 501)
+    app.connect("html-page-context", offer_wheel_download, priority=600)
     app.connect("doctree-resolved", mark_proofs)
     app.connect("doctree-resolved", link_figures)
     app.connect("build-finished", refresh_static_files)
