@@ -55,7 +55,8 @@ book: $(STAMP)
 # built, the tests of the built site and the browser, with the figure renders.
 # pytest runs in two processes (pytest-xdist), one test file per process at a time, so that
 # a file's module fixtures (the browser pass, the figure renders) are computed once.
-test: $(STAMP)
+# JupyterLab too: tests/test_routes.py opens a chapter in it, as `make lab` does.
+test: $(STAMP) $(LAB_STAMP)
 	@$(MAKE) --no-print-directory lint || { lint=1; echo "make test: lint failed; testing anyway"; }; \
 	mkdir -p _build; echo "make test: building the book (log in _build/book.log) and, meanwhile, testing"; \
 	{ start=$$(date +%s); $(MAKE) --no-print-directory book > _build/book.log 2>&1; built=$$?; \

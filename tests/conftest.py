@@ -186,8 +186,12 @@ RENDER_EVERY_FIGURE = {"written", "shown"}
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        if RENDER_EVERY_FIGURE & set(getattr(item, "fixturenames", ())):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if RENDER_EVERY_FIGURE & fixtures:
             item.add_marker(pytest.mark.render)
+        # A test that reads the built site waits for the build, wherever it is declared.
+        if "built_site" in fixtures:
+            item.add_marker(pytest.mark.site)
 
 
 @pytest.hookimpl(hookwrapper=True)

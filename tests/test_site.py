@@ -349,3 +349,120 @@ def test_every_citation_resolves_to_the_bibliography(soups, built_site):
         )
     )
     assert not absent, f"cited works missing from the bibliography page: {absent}"
+
+
+def _bibliography(built_site):
+    from pybtex.database import parse_file
+
+    entries = parse_file(str(HTML.parents[1] / "book" / "references.bib")).entries
+    page = BeautifulSoup((built_site / "book" / "bibliography.html").read_text(encoding="utf-8"),
+                         "html.parser")
+    return entries, page
+
+
+def test_bibliography_labels_are_the_author_year_citations(built_site):
+    """Each reference-list label is "Author 2017", "Author and Other 2019" or "Author et al.
+    2020" (a letter after the year tells one author's works of a year apart), built from the
+    entry's first author and year; labels are in alphabetical order with organisations by name
+    ("The" ignored). No alpha labels such as [VSP+17] or [Anonymousbauthor22]."""
+    from pybtex.richtext import Text
+
+    entries, page = _bibliography(built_site)
+    listed = page.select('div.citation[role="doc-biblioentry"]')
+    assert len(listed) > 20
+    labels, bad = [], []
+    for item in listed:
+        label = item.select_one(".label").get_text(strip=True).strip("[]")
+        labels.append(label)
+        body = item.p.get_text(" ", strip=True)
+        entry = next((e for e in entries.values()
+                      if _plain(e.fields["title"]) in _plain(body)), None)
+        if entry is None:
+            bad.append((label, "no entry of references.bib has this title"))
+            continue
+        people = entry.persons.get("author") or entry.persons.get("editor")
+        first = Text.from_latex(" ".join(people[0].prelast_names + people[0].last_names)) \
+            .render_as("text")
+        if len(people) == 1:
+            tail = ""
+        elif len(people) == 2:
+            tail = " and " + Text.from_latex(" ".join(people[1].last_names)).render_as("text")
+        else:
+            tail = " et al."
+        expected = f"{first}{tail} {entry.fields['year']}"
+        if not re.fullmatch(re.escape(expected) + "[a-z]?", label):
+            bad.append((label, f"expected {expected!r}"))
+    assert not bad, f"labels that are not the author-year citation: {bad}"
+    assert len(set(labels)) == len(labels), "two entries share a label"
+    keys = [re.sub(r"^the\s+", "", label.casefold()) for label in labels]
+    assert keys == sorted(keys), f"not in alphabetical order: {labels}"
+
+
+def test_bibliography_gives_the_year_once_and_links_ids(built_site):
+    """The year is in the label only (titles, venues and notes may name one); every arXiv id,
+    DOI and URL of references.bib is a link, and no bare "arXiv:" id is left unlinked."""
+    entries, page = _bibliography(built_site)
+    repeated, unlinked, links = [], [], 0
+    for item in page.select('div.citation[role="doc-biblioentry"]'):
+        body = item.p
+        text = body.get_text(" ", strip=True)
+        entry = next(e for e in entries.values() if _plain(e.fields["title"]) in _plain(text))
+        rest = " ".join(s for s in body.find_all(string=True) if not s.find_parent("a"))
+        rest = " ".join(rest.split())
+        for name in ("title", "booktitle", "journal", "note", "howpublished"):
+            if name in entry.fields:
+                words = re.sub(r"\\[a-zA-Z]+|[{}]", "", entry.fields[name])
+                rest = rest.replace(words, "")
+        if entry.fields["year"] in rest:
+            repeated.append(text[:80])
+        hrefs = {a["href"] for a in body.find_all("a", href=True)}
+        wanted = set()
+        if "eprint" in entry.fields:
+            wanted.add(f"https://arxiv.org/abs/{entry.fields['eprint']}")
+        if "doi" in entry.fields:
+            wanted.add(f"https://doi.org/{entry.fields['doi']}")
+        if "url" in entry.fields:
+            wanted.add(entry.fields["url"])
+        links += len(wanted)
+        if not wanted <= hrefs:
+            unlinked.append((text[:40], sorted(wanted - hrefs)))
+        for string in body.find_all(string=re.compile(r"arXiv:\s*\d{4}\.\d{4,5}|https?://|doi:10\.")):
+            if not string.find_parent("a"):
+                unlinked.append((text[:40], str(string).strip()[:60]))
+    assert links > 15, "references.bib has lost its arXiv ids, DOIs and URLs"
+    assert not repeated, f"entries that repeat the label's year: {repeated}"
+    assert not unlinked, f"ids and URLs that are not links: {unlinked}"
+
+
+def test_citations_in_the_text_match_their_labels(soups):
+    """A citation in the text reads as its entry's label: "Vaswani et al. (2017)" or
+    "(Vaswani et al. 2017)" for the label "Vaswani et al. 2017"."""
+    bibliography = next(soup for path, soup in soups.items() if path.name == "bibliography.html")
+    label_of = {item["id"]: item.select_one(".label").get_text(strip=True).strip("[]")
+                for item in bibliography.select('div.citation[role="doc-biblioentry"]')}
+    checked, mismatched = 0, []
+    for path, soup in soups.items():
+        for citation in soup.select(".bibtex-citation"):
+            said = " ".join(re.sub(r"[()\[\]]", " ", citation.get_text(" ")).split())
+            for link in citation.select('a[href*="bibliography.html#"]'):
+                label = label_of.get(urlsplit(link["href"]).fragment, "")
+                checked += 1
+                if not label or label not in said:
+                    mismatched.append((path.name, said, label))
+    assert checked > 50
+    assert not mismatched, f"citations that do not read as their label: {mismatched[:10]}"
+
+
+def test_every_chapter_offers_the_posenc_wheel(built_site):
+    """Each chapter's download menu and the reproducing appendix link the posenc wheel that the
+    build put into the site (and the appendix its constraints.txt)."""
+    wheels = sorted((built_site / "wheel").glob("posenc-*-py3-none-any.whl"))
+    assert len(wheels) == 1, f"wheel/ holds {[w.name for w in wheels]}"
+    for source in filter(is_notebook, toc_files()):
+        page = built_site / source.relative_to(HTML.parents[1]).with_suffix(".html")
+        links = {(page.parent / a["href"]).resolve() for a in
+                 BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find_all("a", href=True)
+                 if a["href"].endswith((".whl", "constraints.txt"))}
+        assert wheels[0].resolve() in links, f"{page.name} does not offer {wheels[0].name}"
+        if page.stem == "appendix-reproducing":
+            assert (built_site / "wheel" / "constraints.txt").resolve() in links

@@ -189,11 +189,12 @@ def load_plotly_where_needed(
     app: Sphinx, pagename, templatename, context, doctree
 ) -> None:
     """Give the pages with an interactive figure (and only those) a <script> for Plotly,
-    in the page head, so it runs before the figures' inline scripts. Sphinx adds a file
-    given to `add_js_file` during `html-page-context` to that page alone; names are
-    relative to `_static/`."""
+    in the page head. Sphinx adds a file given to `add_js_file` during
+    `html-page-context` to that page alone; names are relative to `_static/`. Deferred,
+    its 1.2 MB does not hold up the page (and MathJax) while it compiles; the figures'
+    inline scripts draw on window "load", which waits for deferred scripts."""
     if PLOTLY_MARKER in context.get("body", ""):
-        app.add_js_file(f"../{PLOTLY_SCRIPT}")
+        app.add_js_file(f"../{PLOTLY_SCRIPT}", loading_method="defer")
 
 
 def unique_ids(app: Sphinx, doctree, docname: str) -> None:

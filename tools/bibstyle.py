@@ -1,0 +1,298 @@
+"""The book's bibliography style (a Sphinx extension loaded through `sphinx.local_extensions`).
+
+sphinxcontrib-bibtex prints each reference-list entry with the label of a pybtex formatting style;
+its default (alpha) made labels such as [VSP+17] or [Anonymousbauthor22] that match nothing in
+the author-year citations of the text. Following sphinxcontrib-bibtex's documented way to add
+styles (pybtex's and its own plugin registries), this module registers:
+
+- `posenc`, a pybtex formatting style (``bibtex_default_style``): the label is the citation
+  itself, "Vaswani et al. 2017" ("Su 2024a", "Su 2024b" when an author has two works in one
+  year); the entry after it does not repeat the year; titles keep their capitalisation
+  (article titles in quotes, book and proceedings titles in italics); more than ten authors are
+  cut to seven and "et al."; arXiv ids, DOIs and URLs are links. Entries are sorted as their
+  labels read: organisations by their name without braces or a leading "The", people by last
+  name; one author before two before more; then year and title.
+- `posenc`, a sphinxcontrib-bibtex referencing style (``bibtex_reference_style``): ``{cite:t}``
+  gives "Vaswani et al. (2017)", ``{cite}``/``{cite:p}`` gives "(Vaswani et al. 2017)"; both
+  are cut from the entry's label, so the text and the list always agree.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import dataclasses
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+import pybtex.plugin
+from pybtex.richtext import Symbol, Text
+from pybtex.style.formatting import toplevel
+from pybtex.style.formatting.unsrt import Style as UnsrtStyle
+from pybtex.style.labels import BaseLabelStyle
+from pybtex.style.sorting import BaseSortingStyle
+from pybtex.style.template import (
+    FieldIsMissing, field, first_of, href, join, node, optional, optional_field, sentence, tag,
+    words,
+)
+from sphinxcontrib.bibtex.plugin import register_plugin
+from sphinxcontrib.bibtex.style.referencing import (
+    BaseReferenceStyle, BracketStyle, GroupReferenceStyle,
+)
+from sphinxcontrib.bibtex.style.referencing.extra_empty import ExtraEmptyReferenceStyle
+from sphinxcontrib.bibtex.style.referencing.extra_label import ExtraLabelReferenceStyle
+from sphinxcontrib.bibtex.style.template import join2, post_text, pre_text, reference
+
+NAME = "posenc"
+MAX_AUTHORS, KEPT_AUTHORS = 10, 7  # longer author lists become seven names and "et al."
+LABEL_SPLIT = re.compile(r"^(?P<author>.+) (?P<year>\S+)$")
+
+
+def _plain(latex: str) -> str:
+    """A BibTeX name or field as plain text: braces and accents commands resolved."""
+    return Text.from_latex(latex).render_as("text")
+
+
+def _last(person) -> str:
+    """A person's name as a label shows it: last names ("de Doncker-Kapenga"), or the whole
+    name of an organisation ("PyTorch contributors"), which BibTeX keeps in braces."""
+    return " ".join(_plain(part) for part in person.prelast_names + person.last_names)
+
+
+def _people(entry):
+    for role in ("author", "editor"):
+        if entry.persons.get(role):
+            return entry.persons[role]
+    return []
+
+
+def label_author(entry) -> str:
+    people = _people(entry)
+    if not people:
+        return _plain(entry.fields.get("title", entry.key))
+    if len(people) == 1:
+        return _last(people[0])
+    if len(people) == 2:
+        return f"{_last(people[0])} and {_last(people[1])}"
+    return f"{_last(people[0])} et al."
+
+
+def _sortable(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return re.sub(r"^the\s+", "", text.casefold())
+
+
+class AuthorYearLabels(BaseLabelStyle):
+    """"Author 2017", "Author and Other 2019", "Author et al. 2020"; "2024a", "2024b" when two
+    works would share a label (in the order of the sorted list)."""
+
+    def format_labels(self, sorted_entries):
+        labels = [f"{label_author(e)} {e.fields.get('year', 'n.d.')}" for e in sorted_entries]
+        repeated = {label for label in labels if labels.count(label) > 1}
+        seen: dict[str, int] = {}
+        for label in labels:
+            if label in repeated:
+                seen[label] = seen.get(label, 0) + 1
+                yield label + "abcdefghijklmnopqrstuvwxyz"[seen[label] - 1]
+            else:
+                yield label
+
+
+class AuthorNameSorting(BaseSortingStyle):
+    """In the order of the labels: first author, then one author before two before more (the
+    second author breaks ties between pairs), then year and title."""
+
+    def sorting_key(self, entry):
+        people = [(_sortable(_last(p)), _sortable(" ".join(map(_plain, p.first_names
+                                                                + p.middle_names))))
+                  for p in _people(entry)]
+        first = people[0] if people else (_sortable(_plain(entry.fields.get("title", ""))), "")
+        second = people[1] if len(people) == 2 else ("", "")
+        return (first, min(len(people), 3), second, entry.fields.get("year", ""),
+                _sortable(_plain(entry.fields.get("title", ""))))
+
+
+@node
+def author_list(children, context, role="author"):
+    """All names ("A, B and C"), or the first seven and "et al." when there are more than ten."""
+    assert not children
+    persons = context["entry"].persons.get(role)
+    if not persons:
+        raise FieldIsMissing(role, context["entry"])
+    style = context["style"]
+    names = [style.format_name(person, style.abbreviate_names) for person in persons]
+    if len(names) > MAX_AUTHORS:
+        return Text(join(sep=", ")[names[:KEPT_AUTHORS]].format_data(context), ", et al.")
+    return join(sep=", ", sep2=" and ", last_sep=" and ")[names].format_data(context)
+
+
+def dashify(text):
+    return Text(Symbol("ndash")).join(text.split(re.compile(r"-+")))
+
+
+pages = field("pages", apply_func=dashify)
+
+
+class BookStyle(UnsrtStyle):
+    """Reference-list entries that read like a book's; the year is in the label only."""
+
+    default_sorting_style = "author_year_title"  # replaced in __init__
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.label_style, self.sorting_style = AuthorYearLabels(), AuthorNameSorting()
+        self.format_labels = self.label_style.format_labels
+        self.sort = self.sorting_style.sort
+
+    # pieces -------------------------------------------------------------------------------
+    def format_names(self, role, as_sentence=True):
+        return sentence[author_list(role=role)] if as_sentence else author_list(role=role)
+
+    def format_title(self, e, which_field, as_sentence=True):
+        """An article's title as written (no forced lower case), in quotes."""
+        return join["\u201c", sentence[field(which_field)], "\u201d"]
+
+    def format_web_refs(self, e):
+        return sentence[
+            optional[self.format_eprint(e)],
+            optional[self.format_doi(e)],
+            optional[self.format_url(e)],
+        ]
+
+    def format_url(self, e):
+        return href[field("url", raw=True), field("url", raw=True, apply_func=_short_url)]
+
+    # entry types --------------------------------------------------------------------------
+    def get_article_template(self, e):
+        volume = first_of[
+            optional[join[field("volume"), optional[" (", field("number"), ")"], ": ", pages]],
+            optional[join[field("volume"), optional[" (", field("number"), ")"]]],
+            optional[pages],
+        ]
+        return toplevel[
+            self.format_names("author"),
+            self.format_title(e, "title"),
+            sentence[words[tag("em")[field("journal")], optional[volume]]],
+            sentence[optional_field("note")],
+            self.format_web_refs(e),
+        ]
+
+    def get_inproceedings_template(self, e):
+        return toplevel[
+            self.format_names("author"),
+            self.format_title(e, "title"),
+            words["In", sentence[tag("em")[field("booktitle")], optional[pages]]],
+            sentence[optional_field("note")],
+            self.format_web_refs(e),
+        ]
+
+    def get_book_template(self, e):
+        return toplevel[
+            self.format_author_or_editor(e),
+            sentence[tag("em")[field("title")]],
+            optional[sentence[words[field("series"), optional[field("volume")]]]],
+            optional[sentence[words[field("edition"), "edition"]]],
+            sentence[field("publisher")],
+            sentence[optional_field("note")],
+            self.format_web_refs(e),
+        ]
+
+    def get_misc_template(self, e):
+        return toplevel[
+            optional[self.format_names("author")],
+            optional[self.format_title(e, "title")],
+            sentence[optional_field("howpublished")],
+            sentence[optional_field("note")],
+            self.format_web_refs(e),
+        ]
+
+
+def _short_url(text):
+    """A URL as the reader sees it: without the scheme and a trailing slash."""
+    return Text(re.sub(r"^https?://(www\.)?|/$", "", str(text)))
+
+
+# in-text citations cut from the label -----------------------------------------------------
+def _label_part(data, part: str) -> Text:
+    label = data["formatted_entry"].label
+    match = LABEL_SPLIT.match(label)
+    return Text(match.group(part) if match else label)
+
+
+@node
+def cited_author(children, data):
+    assert not children
+    return _label_part(data, "author")
+
+
+@node
+def cited_year(children, data):
+    assert not children
+    return _label_part(data, "year")
+
+
+@dataclass
+class ParentheticalStyle(BaseReferenceStyle):  # (Vaswani et al. 2017; Su 2021)
+    bracket: BracketStyle = dataclasses.field(
+        default_factory=lambda: BracketStyle(left="(", right=")", sep="; "))
+
+    def role_names(self) -> Iterable[str]:
+        return ["p", "ps", "alp", "alps"]
+
+    def outer(self, role_name, children):
+        return self.bracket.outer(children, brackets="al" not in role_name, capfirst=False)
+
+    def inner(self, role_name):
+        return join2(sep1=" ", sep2=", ")[
+            pre_text, reference[join(sep=" ")[cited_author, cited_year]], post_text]
+
+
+@dataclass
+class TextualStyle(BaseReferenceStyle):  # Vaswani et al. (2017)
+    bracket: BracketStyle = dataclasses.field(default_factory=lambda: BracketStyle(left="(", right=")"))
+
+    def role_names(self) -> Iterable[str]:
+        return ["t", "ts", "ct", "cts"]
+
+    def outer(self, role_name, children):
+        return self.bracket.outer(children, brackets=False, capfirst="c" in role_name)
+
+    def inner(self, role_name):
+        return join(sep=" ")[
+            cited_author,
+            join[self.bracket.left,
+                 join2(sep1=" ", sep2=", ")[pre_text, reference[cited_year], post_text],
+                 self.bracket.right]]
+
+
+@dataclass
+class AuthorStyle(BaseReferenceStyle):  # {cite:author}, {cite:year}
+    def role_names(self) -> Iterable[str]:
+        return ["author", "year"]
+
+    def outer(self, role_name, children):
+        return BracketStyle().outer(children, brackets=False, capfirst=False)
+
+    def inner(self, role_name):
+        return reference[cited_author if role_name == "author" else cited_year]
+
+
+@dataclass
+class ReferenceStyle(GroupReferenceStyle):
+    def __post_init__(self):
+        self.styles.extend([ParentheticalStyle(), TextualStyle(), AuthorStyle(),
+                            ExtraLabelReferenceStyle(), ExtraEmptyReferenceStyle()])
+        super().__post_init__()
+
+
+def setup(app):
+    # Sphinx re-reads every page when an "env" config value changes: tie one to this file, so
+    # an edit of the style re-formats the bibliography and the citations (not just new pages).
+    app.add_config_value("posenc_bibstyle_digest",
+                         hashlib.sha256(Path(__file__).read_bytes()).hexdigest(), "env")
+    pybtex.plugin.register_plugin("pybtex.style.formatting", NAME, BookStyle)
+    register_plugin("sphinxcontrib.bibtex.style.referencing", NAME, ReferenceStyle)
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}
