@@ -141,7 +141,9 @@ def stamped_page(title: str = "Stamped", imports: str = "") -> str:
 def executed_stamp(book: Path, page: str) -> str:
     """When the build last executed ``page`` of ``book`` (a stamped page)."""
     html = (book / "_build" / "html" / "book" / f"{page}.html").read_text()
-    return re.search(r"Executed at\s*(?:<[^>]+>\s*)*'?(\d{12,})", html).group(1)
+    # glued numbers are typeset (tools/typeset_numbers.py): 1,700,000,000,000 and the like
+    stamp = re.search(r"Executed at\s*(?:<[^>]+>\s*)*'?(\d[\d,]{11,})", html).group(1)
+    return stamp.replace(",", "")
 
 
 @pytest.fixture
