@@ -33,7 +33,8 @@ CLOCK = """(() => { const t = setInterval(() => {
     if (window.MathJax && MathJax.startup && MathJax.startup.promise) { clearInterval(t);
         MathJax.startup.promise.then(() => { window.benchMathJaxDone = performance.now(); }); }
 }, 2); })();"""
-LOADED = """() => [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]
+LOADED = """() => [performance.getEntriesByType('navigation')[0],
+...performance.getEntriesByType('resource')]
     .reduce((sum, entry) => sum + entry.encodedBodySize, 0)"""
 
 
@@ -55,9 +56,17 @@ def first_views(site: Path, pages: list[str]) -> dict[str, dict]:
     origin, found = f"http://127.0.0.1:{httpd.server_address[1]}", {}
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium, args=[
-                "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync",
-                "--disable-background-networking", "--disable-component-update"])
+            browser = playwright.chromium.launch(
+                executable_path=chromium,
+                args=[
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--no-first-run",
+                    "--disable-sync",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                ],
+            )
             for name in pages:
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
                 page = context.new_page()
@@ -65,12 +74,20 @@ def first_views(site: Path, pages: list[str]) -> dict[str, dict]:
                 page.goto(f"{origin}/{name}.html", wait_until="load")
                 mathjax_ms = None
                 if page.evaluate("document.querySelectorAll('.math').length"):
-                    page.wait_for_function("window.benchMathJaxDone !== undefined", timeout=30000)
+                    page.wait_for_function(
+                        "window.benchMathJaxDone !== undefined", timeout=30000
+                    )
                     mathjax_ms = page.evaluate("window.benchMathJaxDone")
                 page.evaluate("document.fonts.ready.then(() => true)")
-                found[name] = {"bytes": page.evaluate(LOADED), "mathjax_ms": mathjax_ms,
-                               "interactive": bool(page.evaluate(
-                                   "document.querySelectorAll('.posenc-plotly').length"))}
+                found[name] = {
+                    "bytes": page.evaluate(LOADED),
+                    "mathjax_ms": mathjax_ms,
+                    "interactive": bool(
+                        page.evaluate(
+                            "document.querySelectorAll('.posenc-plotly').length"
+                        )
+                    ),
+                }
                 context.close()
             browser.close()
     finally:
@@ -162,8 +179,13 @@ def measure(site: Path, pages: list[str]) -> dict:
             kind: sum(p.stat().st_size for p in paths) for kind, paths in files.items()
         }
         html = page.stat().st_size
-        rows[name] = {"html": html, **sizes, "total": html + sum(sizes.values()),
-                      "own": html + sizes["images"], "image_count": len(files["images"])}
+        rows[name] = {
+            "html": html,
+            **sizes,
+            "total": html + sum(sizes.values()),
+            "own": html + sizes["images"],
+            "image_count": len(files["images"]),
+        }
     views = first_views(site, pages)
     for name, view in views.items():
         rows[name]["first_view"] = view["bytes"]
@@ -181,11 +203,19 @@ def measure(site: Path, pages: list[str]) -> dict:
         "css_fonts_count": len(fonts_once),
         "mathjax_script_bytes_once": sum(p.stat().st_size for p in mathjax),
         "mathjax_fonts_bytes_available": sum(p.stat().st_size for p in mathjax_fonts),
-        "targets": {} if not views else {
+        "targets": {}
+        if not views
+        else {
             "first view of a page without an interactive figure <= 2.5 MB": all(
-                v["bytes"] <= FIRST_VIEW_BYTES for v in views.values() if not v["interactive"]),
+                v["bytes"] <= FIRST_VIEW_BYTES
+                for v in views.values()
+                if not v["interactive"]
+            ),
             "MathJax done on screen <= 1 s after navigation": all(
-                v["mathjax_ms"] <= MATHJAX_MS for v in views.values() if v["mathjax_ms"] is not None),
+                v["mathjax_ms"] <= MATHJAX_MS
+                for v in views.values()
+                if v["mathjax_ms"] is not None
+            ),
         },
     }
 
@@ -198,27 +228,36 @@ def markdown(r: dict, columns: dict[str, dict[str, float]] | None = None) -> str
     """``columns``: more per-page numbers to show first, {heading: {page stem:
     seconds}}."""
     columns = columns or {}
-    lines = ["| page | " + "".join(f"{heading} | " for heading in columns)
-             + "HTML (KiB) | images (KiB, n) | scripts (KiB) | stylesheets (KiB) | "
-             "page weight (KiB) | first view (KiB) | MathJax on screen (ms) |",
-             "|---|" + "---:|" * (len(columns) + 7)]
+    lines = [
+        "| page | "
+        + "".join(f"{heading} | " for heading in columns)
+        + "HTML (KiB) | images (KiB, n) | scripts (KiB) | stylesheets (KiB) | "
+        "page weight (KiB) | first view (KiB) | MathJax on screen (ms) |",
+        "|---|" + "---:|" * (len(columns) + 7),
+    ]
     for name, row in r["pages"].items():
         stem = name.rsplit("/", 1)[-1]
-        run = "".join(f"{values[stem]:.1f} | " if stem in values else "– | "
-                      for values in columns.values())
-        lines.append(f"| {stem} | {run}{kib(row['html'])} | {kib(row['images'])} "
-                     f"({row['image_count']}) | {kib(row['scripts'])} | "
-                     f"{kib(row['stylesheets'])} | {kib(row['total'])} | "
-                     f"{kib(row['first_view']) if 'first_view' in row else '–'} | "
-                     f"{round(row['mathjax_ms']) if row.get('mathjax_ms') is not None else '–'} |")
-    lines += ["",
-              f"- heaviest page: {r['heaviest_page'].rsplit('/', 1)[-1]} "
-              f"({kib(r['pages'][r['heaviest_page']]['total'])} KiB, of which "
-              f"{kib(r['pages'][r['heaviest_page']]['own'])} KiB its own HTML and images)",
-              f"- counted once for the whole site: MathJax's loader "
-              f"{kib(r['mathjax_script_bytes_once'])} KiB (the components it fetches are in the first "
-              f"view column; its fonts, fetched as needed: at most "
-              f"{kib(r['mathjax_fonts_bytes_available'])} KiB); fonts the stylesheets load: "
-              f"{r['css_fonts_count']} faces, {kib(r['css_fonts_bytes_once'])} KiB (woff2; a "
-              f"browser fetches only the faces a page uses)"]
+        run = "".join(
+            f"{values[stem]:.1f} | " if stem in values else "– | "
+            for values in columns.values()
+        )
+        lines.append(
+            f"| {stem} | {run}{kib(row['html'])} | {kib(row['images'])} "
+            f"({row['image_count']}) | {kib(row['scripts'])} | "
+            f"{kib(row['stylesheets'])} | {kib(row['total'])} | "
+            f"{kib(row['first_view']) if 'first_view' in row else '–'} | "
+            f"{round(row['mathjax_ms']) if row.get('mathjax_ms') is not None else '–'} |"
+        )
+    lines += [
+        "",
+        f"- heaviest page: {r['heaviest_page'].rsplit('/', 1)[-1]} "
+        f"({kib(r['pages'][r['heaviest_page']]['total'])} KiB, of which "
+        f"{kib(r['pages'][r['heaviest_page']]['own'])} KiB its own HTML and images)",
+        f"- counted once for the whole site: MathJax's loader "
+        f"{kib(r['mathjax_script_bytes_once'])} KiB (the components it fetches are in the first "
+        f"view column; its fonts, fetched as needed: at most "
+        f"{kib(r['mathjax_fonts_bytes_available'])} KiB); fonts the stylesheets load: "
+        f"{r['css_fonts_count']} faces, {kib(r['css_fonts_bytes_once'])} KiB (woff2; a "
+        f"browser fetches only the faces a page uses)",
+    ]
     return "\n".join(lines) + "\n"

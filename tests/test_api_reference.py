@@ -8,9 +8,9 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
+from conftest import ROOT
 
 import posenc
-from conftest import ROOT
 
 PAGE_SOURCE = ROOT / "book" / "appendix-api.md"
 DIRECTIVE = re.compile(r"^\.\. auto(?:function|class):: posenc\.(\w+)$", re.MULTILINE)
@@ -21,14 +21,16 @@ def test_every_public_name_is_in_the_appendix_once():
     assert sorted(listed) == sorted(set(listed)), "a name is listed twice"
     assert set(listed) == set(posenc.__all__), (
         f"missing from book/appendix-api.md: {sorted(set(posenc.__all__) - set(listed))}; "
-        f"listed but not public: {sorted(set(listed) - set(posenc.__all__))}")
+        f"listed but not public: {sorted(set(listed) - set(posenc.__all__))}"
+    )
 
 
 @pytest.mark.parametrize("name", posenc.__all__)
 def test_every_public_docstring_says_where_it_is_derived(name):
     doc = getattr(posenc, name).__doc__ or ""
-    assert re.search(r"Derived in chapter \d+ \(:ref:`[\w-]+`\)", doc), (
-        f"posenc.{name}'s docstring must say 'Derived in chapter N (:ref:`label`)'")
+    assert re.search(r"Derived\s+in\s+chapter\s+\d+\s+\(:ref:`[\w-]+`\)", doc), (
+        f"posenc.{name}'s docstring must say 'Derived in chapter N (:ref:`label`)'"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +40,9 @@ def api_page(built_site):
 
 
 @pytest.mark.site
-def test_every_public_name_is_rendered_with_a_working_derived_in_link(api_page, built_site):
+def test_every_public_name_is_rendered_with_a_working_derived_in_link(
+    api_page, built_site
+):
     page, soup = api_page
     problems = []
     for name in posenc.__all__:
@@ -47,9 +51,13 @@ def test_every_public_name_is_rendered_with_a_working_derived_in_link(api_page, 
             problems.append(f"{name}: no entry on the page")
             continue
         body = entry.find_parent("dl")
-        links = [a for paragraph in body.find_all("p") if "Derived in" in paragraph.get_text(" ")
-                 for a in paragraph.find_all("a", href=True)
-                 if a["href"].split("#")[0].startswith("ch")]
+        links = [
+            a
+            for paragraph in body.find_all("p")
+            if "Derived in" in paragraph.get_text(" ")
+            for a in paragraph.find_all("a", href=True)
+            if a["href"].split("#")[0].startswith("ch")
+        ]
         if not links:
             problems.append(f"{name}: no 'Derived in' link to a chapter")
             continue
@@ -59,8 +67,14 @@ def test_every_public_name_is_rendered_with_a_working_derived_in_link(api_page, 
             if not target.is_file():
                 problems.append(f"{name}: {link['href']} does not exist")
                 continue
-            ids = {el["id"] for el in BeautifulSoup(target.read_text(encoding="utf-8"),
-                                                    "html.parser").find_all(id=True)}
+            ids = {
+                el["id"]
+                for el in BeautifulSoup(
+                    target.read_text(encoding="utf-8"), "html.parser"
+                ).find_all(id=True)
+            }
             if parts.fragment and unquote(parts.fragment) not in ids:
-                problems.append(f"{name}: {link['href']} has no anchor {parts.fragment!r}")
+                problems.append(
+                    f"{name}: {link['href']} has no anchor {parts.fragment!r}"
+                )
     assert not problems, "\n".join(problems)

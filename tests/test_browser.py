@@ -15,22 +15,29 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
-
 from conftest import in_ci
 
 pytestmark = pytest.mark.browser
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--disable-dev-shm-usage"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 # Console errors that are expected and harmless, each with its reason.
-CONSOLE_ALLOW = {
-}
+CONSOLE_ALLOW = {}
 
 if not shutil.which("chromium") and not in_ci():
-    pytest.skip("Debian's chromium is not installed (apt-get install chromium, or run .ci/run)",
-                allow_module_level=True)
+    pytest.skip(
+        "Debian's chromium is not installed (apt-get install chromium, or run .ci/run)",
+        allow_module_level=True,
+    )
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -54,14 +61,19 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS
+        )
         yield browser
         browser.close()
 
 
 def site_pages(site):
-    return sorted(str(path.relative_to(site)) for path in site.rglob("*.html")
-                  if not {"mathjax", "_static"} & set(path.relative_to(site).parts))
+    return sorted(
+        str(path.relative_to(site))
+        for path in site.rglob("*.html")
+        if not {"mathjax", "_static"} & set(path.relative_to(site).parts)
+    )
 
 
 def visit(browser, url, origin, viewport=None):
@@ -71,14 +83,21 @@ def visit(browser, url, origin, viewport=None):
 
     def route(request_route):
         request = request_route.request
-        if urlsplit(request.url).netloc == urlsplit(origin).netloc or request.url.startswith("data:"):
+        if urlsplit(request.url).netloc == urlsplit(
+            origin
+        ).netloc or request.url.startswith("data:"):
             request_route.continue_()
         else:
             outside.append(request.url)
             request_route.abort()
 
     page.route("**/*", route)
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text) if message.type == "error" else None
+        ),
+    )
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(url, wait_until="load")
     page.wait_for_load_state("networkidle")
@@ -94,15 +113,20 @@ TYPESET_ALL = """async () => {
 
 def load_all_images(page, timeout=20000):
     """Figures load lazily (when scrolled near); fetch them all now and wait for them."""
-    page.evaluate("document.querySelectorAll('img[loading=lazy]').forEach(img => img.loading = 'eager')")
-    page.wait_for_function("[...document.images].every(img => img.complete)", timeout=timeout)
+    page.evaluate(
+        "document.querySelectorAll('img[loading=lazy]').forEach(img => img.loading = 'eager')"
+    )
+    page.wait_for_function(
+        "[...document.images].every(img => img.complete)", timeout=timeout
+    )
 
 
 def typeset_all(page, timeout=20000):
     """Wait for MathJax, then have it typeset every formula of the page (not only those on
     screen, which is all ui/lazy does at first)."""
-    page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise",
-                           timeout=timeout)
+    page.wait_for_function(
+        "window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=timeout
+    )
     page.evaluate(TYPESET_ALL)
 
 
@@ -111,13 +135,16 @@ MATHJAX_CLOCK = """(() => { const t = setInterval(() => {
     if (window.MathJax && MathJax.startup && MathJax.startup.promise) { clearInterval(t);
         MathJax.startup.promise.then(() => { window.posencMathJaxDone = performance.now(); }); }
 }, 2); })();"""
-LOADED_BYTES = """() => [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]
+LOADED_BYTES = """() => [performance.getEntriesByType('navigation')[0],
+                      ...performance.getEntriesByType('resource')]
     .reduce((sum, entry) => sum + entry.encodedBodySize, 0)"""
 CHECKS = """() => ({
-    raw: [...document.querySelectorAll('.math')].filter(el => !el.querySelector('mjx-container mjx-math'))
+    raw: [...document.querySelectorAll('.math')]
+        .filter(el => !el.querySelector('mjx-container mjx-math'))
         .map(el => el.textContent.slice(0, 60)),
     merror: document.querySelectorAll('mjx-merror').length,
-    broken: [...document.images].filter(img => !img.complete || img.naturalWidth === 0).map(img => img.src),
+    broken: [...document.images].filter(img => !img.complete || img.naturalWidth === 0)
+        .map(img => img.src),
 })"""
 
 
@@ -139,7 +166,12 @@ def first_view(browser, server, relative):
             request_route.abort()
 
     page.route("**/*", route)
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text) if message.type == "error" else None
+        ),
+    )
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{server}/{relative}", wait_until="load")
     mathjax_ms = None
@@ -158,16 +190,27 @@ def visits(browser, server, built_site):
     (900 px) and a phone (390 px) screen."""
     found = {}
     for relative in site_pages(built_site):
-        if 'http-equiv="Refresh"' in (built_site / relative).read_text(encoding="utf-8")[:500]:
+        if (
+            'http-equiv="Refresh"'
+            in (built_site / relative).read_text(encoding="utf-8")[:500]
+        ):
             continue  # index.html only redirects to book/intro.html
-        page, outside, errors, loaded, mathjax_ms = first_view(browser, server, relative)
+        page, outside, errors, loaded, mathjax_ms = first_view(
+            browser, server, relative
+        )
         if mathjax_ms is not None:
             typeset_all(page)
         load_all_images(page)
-        found[relative] = {"outside": outside, "errors": errors, "bytes": loaded,
-                           "mathjax_ms": mathjax_ms, "interactive": bool(
-                               page.evaluate("document.querySelectorAll('.posenc-plotly').length")),
-                           **page.evaluate(CHECKS)}
+        found[relative] = {
+            "outside": outside,
+            "errors": errors,
+            "bytes": loaded,
+            "mathjax_ms": mathjax_ms,
+            "interactive": bool(
+                page.evaluate("document.querySelectorAll('.posenc-plotly').length")
+            ),
+            **page.evaluate(CHECKS),
+        }
         for screen, viewport in SCREENS.items():
             page.set_viewport_size(viewport)
             found[relative][screen] = page.evaluate(MEASURE)
@@ -186,13 +229,17 @@ def test_every_page_typesets_loads_and_stays_local(visits):
             failures.append(f"{relative}: images did not load: {found['broken']}")
         if found["outside"]:
             failures.append(f"{relative}: requests left 127.0.0.1: {found['outside']}")
-        unexpected = [e for e in found["errors"] if not any(key in e for key in CONSOLE_ALLOW)]
+        unexpected = [
+            e for e in found["errors"] if not any(key in e for key in CONSOLE_ALLOW)
+        ]
         if unexpected:
             failures.append(f"{relative}: console errors: {unexpected}")
     assert not failures, "\n".join(failures)
 
 
-PAGE_BUDGET = 2_500_000  # bytes a first view may load, for a page without an interactive figure
+PAGE_BUDGET = (
+    2_500_000  # bytes a first view may load, for a page without an interactive figure
+)
 # ms from navigation until MathJax has typeset what is on screen, for every page with math; a
 # busier machine than the book's build machine may set POSENC_MATHJAX_BUDGET_MS.
 MATHJAX_BUDGET_MS = float(os.environ.get("POSENC_MATHJAX_BUDGET_MS", "1000"))
@@ -202,8 +249,11 @@ def test_pages_are_light(visits):
     """A first view of a page without an interactive figure loads at most 2.5 MB (main's pages
     loaded 3.7 to 4.9 MB: Font Awesome's 1.5 MB script, MathJax's 1.2 MB bundle, every figure)."""
     assert sum(found["bytes"] > 0 for found in visits.values()) == len(visits)
-    heavy = {page: round(found["bytes"] / 1e6, 2) for page, found in visits.items()
-             if not found["interactive"] and found["bytes"] > PAGE_BUDGET}
+    heavy = {
+        page: round(found["bytes"] / 1e6, 2)
+        for page, found in visits.items()
+        if not found["interactive"] and found["bytes"] > PAGE_BUDGET
+    }
     assert not heavy, f"pages loading more than {PAGE_BUDGET / 1e6} MB: {heavy}"
 
 
@@ -212,8 +262,11 @@ def test_mathjax_is_done_within_a_second(browser, server, visits):
     navigation (main's pages took 1.0 to 2.7 s here). A page over budget is measured up to three
     times more, a second apart, and judged by its best time: on a machine shared with other
     work, one busy moment does not decide."""
-    timed = {page: found["mathjax_ms"] for page, found in visits.items()
-             if found["mathjax_ms"] is not None}
+    timed = {
+        page: found["mathjax_ms"]
+        for page, found in visits.items()
+        if found["mathjax_ms"] is not None
+    }
     assert len(timed) > 15, "too few pages with mathematics measured"
     for page in [page for page, ms in timed.items() if ms > MATHJAX_BUDGET_MS]:
         for _ in range(3):
@@ -224,23 +277,30 @@ def test_mathjax_is_done_within_a_second(browser, server, visits):
             if timed[page] <= MATHJAX_BUDGET_MS:
                 break
     slow = {page: round(ms) for page, ms in timed.items() if ms > MATHJAX_BUDGET_MS}
-    assert not slow, f"MathJax done later than {MATHJAX_BUDGET_MS:.0f} ms after navigation: {slow}"
+    assert not slow, (
+        f"MathJax done later than {MATHJAX_BUDGET_MS:.0f} ms after navigation: {slow}"
+    )
 
 
 def test_chapter_math_is_really_rendered(browser, server, built_site):
     """Guard against the check above passing vacuously: chapter 4 has typeset formulas."""
     page, _, _ = visit(browser, f"{server}/book/ch04-standard-formula.html", server)
     typeset_all(page)
-    assert page.evaluate("document.querySelectorAll('mjx-container mjx-math').length") > 100
+    assert (
+        page.evaluate("document.querySelectorAll('mjx-container mjx-math').length")
+        > 100
+    )
     page.close()
 
 
 DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 
 
-INTERACTIVE = {"book/ch05-decay-integral.html": "decay",
-               "book/ch07-bases-schedules.html": "schedules",
-               "book/ch12-rope.html": "rope"}
+INTERACTIVE = {
+    "book/ch05-decay-integral.html": "decay",
+    "book/ch07-bases-schedules.html": "schedules",
+    "book/ch12-rope.html": "rope",
+}
 
 
 @pytest.mark.parametrize("relative", sorted(INTERACTIVE))
@@ -251,22 +311,31 @@ def test_interactive_figure_draws_and_responds(browser, server, relative):
     page, outside, errors = visit(browser, f"{server}/{relative}", server)
     selector = f"#posenc-plotly-{name}"
     div = page.locator(selector)
-    page.wait_for_function(f"document.querySelector('{selector}').data !== undefined",
-                           timeout=20000)
+    page.wait_for_function(
+        f"document.querySelector('{selector}').data !== undefined", timeout=20000
+    )
     assert div.locator("svg.main-svg").count() > 0, "no plot SVG"
     assert div.get_attribute("aria-label").strip()
-    buttons = page.evaluate(f"[...document.querySelectorAll('{selector} .modebar-btn')]"
-                            ".map(b => b.getAttribute('data-title'))")
-    assert "Zoom" in buttons and not [b for b in buttons if "share" in b.lower() or "cloud" in b.lower()]
+    buttons = page.evaluate(
+        f"[...document.querySelectorAll('{selector} .modebar-btn')]"
+        ".map(b => b.getAttribute('data-title'))"
+    )
+    assert "Zoom" in buttons and not [
+        b for b in buttons if "share" in b.lower() or "cloud" in b.lower()
+    ]
     ys = f"JSON.stringify(document.querySelector('{selector}').data.map(t => t.y))"
-    visible = f"JSON.stringify(document.querySelector('{selector}').data.map(t => t.visible))"
+    visible = (
+        f"JSON.stringify(document.querySelector('{selector}').data.map(t => t.visible))"
+    )
     div.scroll_into_view_if_needed()
 
     # hover read-out
     box = div.locator(".nsewdrag").first.bounding_box()
     page.mouse.move(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.5)
-    page.wait_for_function(f"document.querySelectorAll('{selector} .hoverlayer text').length > 0",
-                           timeout=5000)
+    page.wait_for_function(
+        f"document.querySelectorAll('{selector} .hoverlayer text').length > 0",
+        timeout=5000,
+    )
 
     # the slider: a click at the left end of its rail selects the first value
     before = page.evaluate(ys)
@@ -302,16 +371,24 @@ def test_interactive_figure_parts_do_not_overlap(browser, server, relative, scre
     selector = f"#posenc-plotly-{INTERACTIVE[relative]}"
     viewport = {"desktop": DESKTOP, "phone": PHONE}[screen]
     page, _, _ = visit(browser, f"{server}/{relative}", server, viewport)
-    page.wait_for_function(f"document.querySelector('{selector}').data !== undefined",
-                           timeout=20000)
+    page.wait_for_function(
+        f"document.querySelector('{selector}').data !== undefined", timeout=20000
+    )
     parts = page.evaluate(PARTS, selector)
     figure = page.locator(selector).bounding_box()
     page.close()
-    overlapping = [(a[0], b[0]) for i, a in enumerate(parts) for b in parts[i + 1:]
-                   if a[1] < b[3] - 1 and b[1] < a[3] - 1 and a[2] < b[4] - 1 and b[2] < a[4] - 1]
+    overlapping = [
+        (a[0], b[0])
+        for i, a in enumerate(parts)
+        for b in parts[i + 1 :]
+        if a[1] < b[3] - 1 and b[1] < a[3] - 1 and a[2] < b[4] - 1 and b[2] < a[4] - 1
+    ]
     assert not overlapping, f"{screen}: overlapping parts {overlapping}"
-    outside = [part[0] for part in parts if part[1] < figure["x"] - 1
-               or part[3] > figure["x"] + figure["width"] + 1]
+    outside = [
+        part[0]
+        for part in parts
+        if part[1] < figure["x"] - 1 or part[3] > figure["x"] + figure["width"] + 1
+    ]
     assert not outside, f"{screen}: parts wider than the figure: {outside}"
 
 
@@ -322,10 +399,17 @@ SEARCHES = {"Fresnel": "book/ch07-bases-schedules.html", "Abel": "book/ch12-rope
 @pytest.mark.parametrize("word", sorted(SEARCHES))
 def test_search_finds_chapter_content_offline(browser, server, word):
     page, outside, errors = visit(browser, f"{server}/search.html?q={word}", server)
-    page.wait_for_function("""() => [...document.querySelectorAll('#search-results p, .search-summary')]
-        .some(p => p.textContent.includes('Search finished'))""", timeout=20000)
-    found = {urlsplit(href).path.lstrip("/") for href in page.evaluate(
-        "[...document.querySelectorAll('#search-results ul.search li a')].map(a => a.href)")}
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('#search-results p, .search-summary')]
+        .some(p => p.textContent.includes('Search finished'))""",
+        timeout=20000,
+    )
+    found = {
+        urlsplit(href).path.lstrip("/")
+        for href in page.evaluate(
+            "[...document.querySelectorAll('#search-results ul.search li a')].map(a => a.href)"
+        )
+    }
     assert SEARCHES[word] in found, f"search for {word!r} found {sorted(found)}"
     assert not outside, f"requests left 127.0.0.1: {outside}"
     assert not errors, f"console errors: {errors}"
@@ -336,7 +420,8 @@ MEASURE = """() => {
     const article = document.querySelector('article.bd-article') || document.querySelector('main');
     const column = article.getBoundingClientRect();
     const name = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
-        + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '')
+        + (el.className && typeof el.className === 'string'
+           ? '.' + el.className.trim().split(/\\s+/).join('.') : '')
         + ' "' + (el.textContent || '').trim().slice(0, 40) + '"';
     // each formula counts as one box (its inside is MathJax's business, and thousands of
     // elements); hidden helpers do not count
@@ -349,7 +434,8 @@ MEASURE = """() => {
         // 1. wider than the column: only inside a box that scrolls and itself fits the column
         if (r.right > column.right + 1 || r.left < column.left - 1) {
             let box = el.parentElement;
-            while (box && box !== article && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX))
+            while (box && box !== article
+                   && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX))
                 box = box.parentElement;
             if (!box || box === article || box.getBoundingClientRect().right > column.right + 1)
                 unscrolled.push(name(el));
@@ -360,7 +446,8 @@ MEASURE = """() => {
             // 2. a box that hides part of what it holds
             const hidden = [...el.querySelectorAll(SEEN)]
                 .some(child => { const c = child.getBoundingClientRect();
-                                 return c.width > 1 && (c.right > r.right + 1 || c.left < r.left - 1); });
+                                 return c.width > 1
+                                     && (c.right > r.right + 1 || c.left < r.left - 1); });
             if (hidden) cut.push(name(el));
         } else if (['auto', 'scroll'].includes(overflow) && !el.closest('.posenc-plotly')
                    && !getComputedStyle(el).backgroundImage.includes('gradient')) {
@@ -388,7 +475,8 @@ MEASURE = """() => {
             for (let i = 0; i < text.length; i++) {
                 range.setStart(s.firstChild, i); range.setEnd(s.firstChild, i + 1);
                 const rect = range.getBoundingClientRect();
-                if (top !== null && rect.top > top + 2 && /[A-Za-z0-9_]/.test(text[i - 1])) return true;
+                if (top !== null && rect.top > top + 2
+                    && /[A-Za-z0-9_]/.test(text[i - 1])) return true;
                 top = rect.top;
             }
             return false;
@@ -403,7 +491,10 @@ SCREENS = {"desktop": DESKTOP, "tablet": {"width": 900, "height": 900}, "phone":
 @pytest.fixture(scope="module")
 def layouts(visits):
     """{screen: {page: MEASURE's findings}}, from the one visit of each page."""
-    return {screen: {page: found[screen] for page, found in visits.items()} for screen in SCREENS}
+    return {
+        screen: {page: found[screen] for page, found in visits.items()}
+        for screen in SCREENS
+    }
 
 
 def test_display_math_fits_the_column_on_desktop(layouts):
@@ -418,8 +509,10 @@ def test_nothing_is_cut_off_or_wider_than_the_column(layouts, screen):
     """Anything wider than the text column (a display equation, a table, code) scrolls inside a
     box of its own that fits the column and shows a cue that it scrolls; nothing is hidden by a
     box that clips (the theme's inline-math boxes once cut formulas off mid-symbol)."""
-    problems = {page: {key: m[key] for key in ("unscrolled", "cut", "silent") if m[key]}
-                for page, m in layouts[screen].items()}
+    problems = {
+        page: {key: m[key] for key in ("unscrolled", "cut", "silent") if m[key]}
+        for page, m in layouts[screen].items()
+    }
     problems = {page: found for page, found in problems.items() if found}
     assert not problems, f"{screen}: {problems}"
 
@@ -434,11 +527,16 @@ def test_figures_fit_the_column_and_open_full_size(layouts, screen):
     assert len(images) > 20, "no figures measured"
     outside = [(page, image["src"][:12]) for page, image in images if not image["fits"]]
     assert not outside, f"{screen}: figures wider than the column: {outside}"
-    unlinked = [(page, image["src"][:12]) for page, image in images if not image["linked"]]
+    unlinked = [
+        (page, image["src"][:12]) for page, image in images if not image["linked"]
+    ]
     assert not unlinked, f"figures that do not link to their full-size file: {unlinked}"
     if screen == "desktop":
-        shrunk = [(page, image["src"][:12], round(image["ratio"], 2)) for page, image in images
-                  if image["ratio"] < 0.7]
+        shrunk = [
+            (page, image["src"][:12], round(image["ratio"], 2))
+            for page, image in images
+            if image["ratio"] < 0.7
+        ]
         assert not shrunk, f"figures shown below 70% of their natural width: {shrunk}"
 
 
@@ -453,19 +551,26 @@ def test_code_names_are_not_split_on_wide_screens(layouts, screen):
 def test_no_page_scrolls_sideways_on_a_phone(layouts):
     """Long inline code wraps and wide equations scroll inside their own box (book/_static/
     custom.css), so the page itself never needs a sideways scroll on a 390 px phone."""
-    overflowing = {page: m["overflow"] for page, m in layouts["phone"].items() if m["overflow"] > 1}
-    assert not overflowing, f"pages wider than a 390 px screen (px of overflow): {overflowing}"
+    overflowing = {
+        page: m["overflow"] for page, m in layouts["phone"].items() if m["overflow"] > 1
+    }
+    assert not overflowing, (
+        f"pages wider than a 390 px screen (px of overflow): {overflowing}"
+    )
 
 
 # The panel each sidebar toggle controls, and whether it is on screen: inside the viewport and
 # the topmost element at its centre (not hidden, not off-canvas, not under a backdrop).
-PANELS = {".primary-toggle": "#pst-primary-sidebar-modal[open] nav.bd-docs-nav, "
-                             "#pst-primary-sidebar nav.bd-docs-nav",
-          ".secondary-toggle": "#pst-secondary-sidebar-modal[open] nav.page-toc, "
-                               "#pst-secondary-sidebar nav.page-toc"}
+PANELS = {
+    ".primary-toggle": "#pst-primary-sidebar-modal[open] nav.bd-docs-nav, "
+    "#pst-primary-sidebar nav.bd-docs-nav",
+    ".secondary-toggle": "#pst-secondary-sidebar-modal[open] nav.page-toc, "
+    "#pst-secondary-sidebar nav.page-toc",
+}
 ON_SCREEN = """(selector) => [...document.querySelectorAll(selector)].some(el => {
     const r = el.getBoundingClientRect();
-    if (r.width < 20 || r.height < 20 || r.right <= 0 || r.left >= innerWidth || r.bottom <= 0) return false;
+    if (r.width < 20 || r.height < 20 || r.right <= 0 || r.left >= innerWidth
+        || r.bottom <= 0) return false;
     const x = Math.min(Math.max(r.left + r.width / 2, 1), innerWidth - 1);
     const y = Math.min(Math.max(r.top + Math.min(r.height, 200) / 2, 1), innerHeight - 1);
     const top = document.elementFromPoint(x, y);
@@ -473,7 +578,8 @@ ON_SCREEN = """(selector) => [...document.querySelectorAll(selector)].some(el =>
 })"""
 VISIBLE = """(selector) => [...document.querySelectorAll(selector)].filter(el => {
     const r = el.getBoundingClientRect(), s = getComputedStyle(el);
-    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && r.right > 0 && r.left < innerWidth;
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && r.right > 0
+        && r.left < innerWidth;
 }).length"""
 
 
@@ -481,29 +587,46 @@ VISIBLE = """(selector) => [...document.querySelectorAll(selector)].filter(el =>
 def test_sidebar_toggles_open_and_close_their_panels(browser, server, width):
     """Every visible chapter-list and page-contents toggle opens and closes its panel (they once
     did nothing: pydata-sphinx-theme#2451); one search box and no empty top bar."""
-    page, outside, errors = visit(browser, f"{server}/book/ch04-standard-formula.html", server,
-                                  {"width": width, "height": 844 if width < 500 else 900})
-    toggles = {selector: [t for t in page.locator(selector).all() if t.is_visible()]
-               for selector in PANELS}
+    page, outside, errors = visit(
+        browser,
+        f"{server}/book/ch04-standard-formula.html",
+        server,
+        {"width": width, "height": 844 if width < 500 else 900},
+    )
+    toggles = {
+        selector: [t for t in page.locator(selector).all() if t.is_visible()]
+        for selector in PANELS
+    }
     assert toggles[".primary-toggle"], f"{width} px: no visible chapter-list toggle"
     if width < 1200:  # wider, the page contents are always shown and have no toggle
-        assert toggles[".secondary-toggle"], f"{width} px: no visible page-contents toggle"
-    assert page.evaluate(VISIBLE, ".search-button-field, .search-button") <= 1, "two search boxes"
-    assert page.evaluate("document.querySelector('#pst-header').getBoundingClientRect().height") < 1
+        assert toggles[".secondary-toggle"], (
+            f"{width} px: no visible page-contents toggle"
+        )
+    assert page.evaluate(VISIBLE, ".search-button-field, .search-button") <= 1, (
+        "two search boxes"
+    )
+    assert (
+        page.evaluate(
+            "document.querySelector('#pst-header').getBoundingClientRect().height"
+        )
+        < 1
+    )
     for selector, found in toggles.items():
         assert len(found) <= 1, f"{width} px: {len(found)} visible {selector} buttons"
         for toggle in found:
             panel = PANELS[selector]
             was_open = page.evaluate(ON_SCREEN, panel)
             toggle.click()
-            page.wait_for_function(f"({ON_SCREEN})({panel!r}) !== {str(was_open).lower()}",
-                                   timeout=3000)
+            page.wait_for_function(
+                f"({ON_SCREEN})({panel!r}) !== {str(was_open).lower()}", timeout=3000
+            )
             # close again: a second click where the panel sits beside the text, else Escape
             if was_open:
                 toggle.click()
             else:
                 page.keyboard.press("Escape")
-            page.wait_for_function(f"({ON_SCREEN})({panel!r}) === {str(was_open).lower()}",
-                                   timeout=3000)
+            page.wait_for_function(
+                f"({ON_SCREEN})({panel!r}) === {str(was_open).lower()}", timeout=3000
+            )
     assert not outside and not errors, (outside, errors)
     page.close()

@@ -28,7 +28,9 @@ def without_docstring(node):
     body = node.body
     if ast.get_docstring(node) is not None:
         body = body[1:]
-    if len(body) == 1 and isinstance(body[0], ast.Pass):  # what stands in for a docstring
+    if len(body) == 1 and isinstance(
+        body[0], ast.Pass
+    ):  # what stands in for a docstring
         body = []
     return [ast.dump(statement) for statement in body]
 

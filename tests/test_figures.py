@@ -34,7 +34,8 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # plt.show() or fig.show().
 SHOW_CALL = re.compile(r"(?<![\w.])(?:(?:posenc\.)?figures\.)?show\s*\(")
 SHOW_LITERAL = re.compile(
-    r"(?<![\w.])(?:(?:posenc\.)?figures\.)?show\s*\(\s*(?P<q>['\"])(?P<name>[^'\"]*)(?P=q)\s*\)")
+    r"(?<![\w.])(?:(?:posenc\.)?figures\.)?show\s*\(\s*(?P<q>['\"])(?P<name>[^'\"]*)(?P=q)\s*\)"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -53,9 +54,16 @@ def written(tmp_path_factory):
     """Every figure written twice: in this process and, concurrently, in a child process."""
     dir_a = tmp_path_factory.mktemp("figures-a")
     dir_b = tmp_path_factory.mktemp("figures-b")
-    env = dict(os.environ, PYTHONHASHSEED="12345")  # a hash seed other than this process's
-    child = subprocess.Popen([sys.executable, "-m", "posenc.figures", str(dir_b)],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    env = dict(
+        os.environ, PYTHONHASHSEED="12345"
+    )  # a hash seed other than this process's
+    child = subprocess.Popen(
+        [sys.executable, "-m", "posenc.figures", str(dir_b)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=ROOT,
+    )
     try:
         paths_a = figures.write_all(dir_a)
     finally:
@@ -73,10 +81,14 @@ def test_registry_holds_both_kinds_under_one_naming_rule():
     assert STATIC and INTERACTIVE, "no figures registered"
     for name in figures.names():
         module = figures.entry(name).builder.__module__.rsplit(".", 1)[-1]
-        assert figures.NAME_RULE.match(name) and module.startswith(name.split("-")[1]), name
+        assert figures.NAME_RULE.match(name) and module.startswith(
+            name.split("-")[1]
+        ), name
     for name in INTERACTIVE:
         assert figures.entry(name).twin in STATIC, f"{name} has no static twin"
-        assert figures.entry(name).description, f"{name} has no description (aria-label)"
+        assert figures.entry(name).description, (
+            f"{name} has no description (aria-label)"
+        )
 
 
 def test_write_all_writes_every_figure_in_every_format(written):
@@ -89,8 +101,11 @@ def test_write_all_writes_every_figure_in_every_format(written):
 
 
 def test_written_files_are_byte_identical_between_runs(written):
-    differ = sorted(p.name for p in written["a"].iterdir()
-                    if p.read_bytes() != (written["b"] / p.name).read_bytes())
+    differ = sorted(
+        p.name
+        for p in written["a"].iterdir()
+        if p.read_bytes() != (written["b"] / p.name).read_bytes()
+    )
     assert not differ, f"not reproducible from run to run: {differ}"
 
 
@@ -113,8 +128,8 @@ def test_written_files_have_right_format(written, fmt):
 def png_chunks(data: bytes) -> list[tuple[bytes, bytes]]:
     chunks, i = [], len(PNG_SIGNATURE)
     while i < len(data):
-        (length,) = struct.unpack(">I", data[i:i + 4])
-        chunks.append((data[i + 4:i + 8], data[i + 8:i + 8 + length]))
+        (length,) = struct.unpack(">I", data[i : i + 4])
+        chunks.append((data[i + 4 : i + 8], data[i + 8 : i + 8 + length]))
         i += 12 + length
     return chunks
 
@@ -128,9 +143,14 @@ def test_written_files_carry_no_dates_or_tool_versions(written):
         png = png_chunks((written["a"] / f"{name}.png").read_bytes())
         assert png[0][0] == b"IHDR" and png[-1][0] == b"IEND", name
         assert b"tIME" not in {kind for kind, _ in png}, f"{name}.png has a tIME chunk"
-        text_keys = {body.split(b"\0", 1)[0] for kind, body in png
-                     if kind in (b"tEXt", b"iTXt", b"zTXt")}
-        assert not text_keys & {b"Software", b"Creation Time"}, f"{name}.png has {text_keys}"
+        text_keys = {
+            body.split(b"\0", 1)[0]
+            for kind, body in png
+            if kind in (b"tEXt", b"iTXt", b"zTXt")
+        }
+        assert not text_keys & {b"Software", b"Creation Time"}, (
+            f"{name}.png has {text_keys}"
+        )
         svg = (written["a"] / f"{name}.svg").read_text(encoding="utf-8")
         assert "<dc:date>" not in svg, f"{name}.svg has a date"
         assert "Matplotlib v" not in svg, f"{name}.svg names the Matplotlib version"
@@ -163,9 +183,15 @@ def shown(written):
 
     def inspecting_build(name):
         fig = real_build(name)
-        titles[name] = {"suptitle": fig.get_suptitle(), "texts": len(fig.texts),
-                        "axes": [ax.get_title(loc=loc) for ax in fig.axes
-                                 for loc in ("left", "center", "right")]}
+        titles[name] = {
+            "suptitle": fig.get_suptitle(),
+            "texts": len(fig.texts),
+            "axes": [
+                ax.get_title(loc=loc)
+                for ax in fig.axes
+                for loc in ("left", "center", "right")
+            ],
+        }
         return fig
 
     patch = pytest.MonkeyPatch()
@@ -222,8 +248,19 @@ def test_render_unknown_format_raises():
         figures.render(INTERACTIVE[0], "svg")
 
 
-@pytest.mark.parametrize("bad", ["pe-heatmap", "Fig-x", "", "figure-x", "fig-heatmap",
-                                 "fig-ch4-heatmap", "fig-ch04-Heat_map", "fig-ch04-"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "pe-heatmap",
+        "Fig-x",
+        "",
+        "figure-x",
+        "fig-heatmap",
+        "fig-ch4-heatmap",
+        "fig-ch04-Heat_map",
+        "fig-ch04-",
+    ],
+)
 def test_register_name_breaking_the_rule_raises(bad):
     before = figures.names()
     with pytest.raises(ValueError, match="fig-chNN"):
@@ -250,8 +287,11 @@ def test_register_same_name_twice_raises_across_kinds(kind):
     """Static and interactive figures share one registry: a name is unique across both."""
     before = figures.names()
     for name in (STATIC[0], INTERACTIVE[0]):
-        register = (figures.figure(name) if kind == "static"
-                    else figures.interactive_figure(name, "a description", twin=STATIC[0]))
+        register = (
+            figures.figure(name)
+            if kind == "static"
+            else figures.interactive_figure(name, "a description", twin=STATIC[0])
+        )
         with pytest.raises(ValueError, match="twice"):
             register(lambda: None)
     assert figures.names() == before
@@ -263,10 +303,16 @@ def test_register_same_name_twice_raises_across_kinds(kind):
 def myst_notebooks() -> list[Path]:
     paths = []
     for path in sorted(BOOK.rglob("*.md")):
-        if any(part.startswith((".", "_")) for part in path.relative_to(BOOK).parts[:-1]):
+        if any(
+            part.startswith((".", "_")) for part in path.relative_to(BOOK).parts[:-1]
+        ):
             continue
         nb = jupytext.read(path)
-        fmt = nb.metadata.get("jupytext", {}).get("text_representation", {}).get("format_name")
+        fmt = (
+            nb.metadata.get("jupytext", {})
+            .get("text_representation", {})
+            .get("format_name")
+        )
         if fmt == "myst":
             paths.append(path)
     return paths
@@ -303,13 +349,19 @@ def test_show_calls_match_their_cells(book_cells):
         calls = SHOW_CALL.findall(source)
         shown = [m.group("name") for m in SHOW_LITERAL.finditer(source)]
         if len(calls) != len(shown):
-            problems.append(f"{where}: show() must be called with a literal figure name")
+            problems.append(
+                f"{where}: show() must be called with a literal figure name"
+            )
         if name is None:
             if shown:
-                problems.append(f"{where}: show({shown}) in a cell without mystnb.figure.name")
+                problems.append(
+                    f"{where}: show({shown}) in a cell without mystnb.figure.name"
+                )
         elif shown != [name]:
-            problems.append(f"{where}: figure cell {name!r} must call show({name!r}) once, "
-                            f"calls show() with {shown}")
+            problems.append(
+                f"{where}: figure cell {name!r} must call show({name!r}) once, "
+                f"calls show() with {shown}"
+            )
     assert not problems, "\n".join(problems)
 
 
@@ -326,7 +378,8 @@ def test_registered_figures_equal_figures_in_book(book_cells):
     not_shown = sorted(registered - in_book)
     assert not not_registered and not not_shown, (
         f"named in the book but not registered in posenc.figures: {not_registered}; "
-        f"registered but never shown in the book: {not_shown}")
+        f"registered but never shown in the book: {not_shown}"
+    )
 
 
 def test_figure_cells_have_caption_and_alt_text(book_cells):
@@ -347,6 +400,7 @@ def test_figure_cells_have_caption_and_alt_text(book_cells):
 
 # --------------------------------------------------------------------------- interactive twins
 
+
 @pytest.mark.parametrize("name", INTERACTIVE)
 def test_interactive_figure_carries_its_data_compactly(name):
     """Slider steps hold precomputed data for every value; numbers are rounded; the HTML is a
@@ -358,16 +412,24 @@ def test_interactive_figure_carries_its_data_compactly(name):
     (slider,) = spec["layout"]["sliders"]
     (menu,) = spec["layout"]["updatemenus"]
     assert len(slider["steps"]) >= 5 and len(menu["buttons"]) >= 3
-    first, last = slider["steps"][0]["args"][0]["y"], slider["steps"][-1]["args"][0]["y"]
+    first, last = (
+        slider["steps"][0]["args"][0]["y"],
+        slider["steps"][-1]["args"][0]["y"],
+    )
     assert first != last, "slider steps carry the same data"
     visible = [button["args"][0]["visible"] for button in menu["buttons"]]
-    assert all(len(v) == len(spec["data"]) for v in visible) and len({str(v) for v in visible}) == len(visible)
+    assert all(len(v) == len(spec["data"]) for v in visible) and len(
+        {str(v) for v in visible}
+    ) == len(visible)
     numbers = [v for step in slider["steps"] for y in step["args"][0]["y"] for v in y]
-    assert all(v is None or float(f"{v:.{interactive.SIGNIFICANT}g}") == v for v in numbers)
+    assert all(
+        v is None or float(f"{v:.{interactive.SIGNIFICANT}g}") == v for v in numbers
+    )
     page = shown._repr_html_()
     assert f'class="{interactive.MARKER}"' in page and 'aria-label="' in page
     assert "Plotly.newPlot" in page and "http" not in page.split("<script>")[0]
     assert len(page) < 150_000, f"{name}: {len(page) // 1024} KB of HTML"
+
 
 def test_interactive_figure_bundle_for_jupyter_and_for_the_site(monkeypatch):
     """JupyterLab gets Plotly's mime type (its renderer ships with plotly); the book build, which

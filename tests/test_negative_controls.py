@@ -13,8 +13,16 @@ import json
 
 import nbformat
 import pytest
+from conftest import (
+    HTML,
+    NOTEBOOK_HEADER,
+    ROOT,
+    build_book,
+    is_notebook,
+    make_small_book,
+    toc_files,
+)
 
-from conftest import HTML, NOTEBOOK_HEADER, ROOT, build_book, is_notebook, make_small_book, toc_files
 from posenc.checks import METADATA_KEY, statements
 
 CHAPTERS = [path for path in toc_files() if is_notebook(path)]
@@ -25,7 +33,9 @@ def executed(chapter):
     """The executed notebook the build wrote for ``chapter`` (the page's .ipynb download)."""
     path = HTML / "_sources" / chapter.relative_to(ROOT).with_suffix(".ipynb")
     if not path.exists():
-        pytest.fail(f"no executed notebook for {chapter.name} at {path}: run `make book` first")
+        pytest.fail(
+            f"no executed notebook for {chapter.name} at {path}: run `make book` first"
+        )
     return nbformat.read(path, as_version=4)
 
 
@@ -45,7 +55,9 @@ def test_the_book_states_and_checks_theorems():
 
 
 @pytest.mark.site
-@pytest.mark.parametrize("chapter", WITH_STATEMENTS, ids=[p.stem for p in WITH_STATEMENTS])
+@pytest.mark.parametrize(
+    "chapter", WITH_STATEMENTS, ids=[p.stem for p in WITH_STATEMENTS]
+)
 def test_every_statement_has_a_check_whose_mutants_all_fail(chapter, built_site):
     found, cells = statements(chapter)
     seen = records(executed(chapter))
@@ -53,32 +65,46 @@ def test_every_statement_has_a_check_whose_mutants_all_fail(chapter, built_site)
     for kind, label in found:
         record = seen.get(label)
         if record is None:
-            problems.append(f"{chapter.name}: {kind} {label}: no check cell ran its mutants "
-                            "(a check cell after the statement, before the next heading, "
-                            "with 'falsify' metadata)")
+            problems.append(
+                f"{chapter.name}: {kind} {label}: no check cell ran its mutants "
+                "(a check cell after the statement, before the next heading, "
+                "with 'falsify' metadata)"
+            )
             continue
         if not record["verdict"]:
-            problems.append(f"{chapter.name}: {label}: the check records no kind of evidence")
+            problems.append(
+                f"{chapter.name}: {label}: the check records no kind of evidence"
+            )
         if not record["mutants"]:
             problems.append(f"{chapter.name}: {label}: no mutants")
         for mutant in record["mutants"]:
             if mutant["outcome"] != "AssertionError":
-                problems.append(f"{chapter.name}: {label}: mutant replace {mutant['replace']!r} "
-                                f"with {mutant['with']!r}: {mutant['outcome']}")
+                problems.append(
+                    f"{chapter.name}: {label}: mutant replace {mutant['replace']!r} "
+                    f"with {mutant['with']!r}: {mutant['outcome']}"
+                )
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("chapter", WITH_STATEMENTS, ids=[p.stem for p in WITH_STATEMENTS])
+@pytest.mark.parametrize(
+    "chapter", WITH_STATEMENTS, ids=[p.stem for p in WITH_STATEMENTS]
+)
 def test_check_cells_are_folded_under_their_proofs(chapter):
     """The check's code is folded (hide-input) so its verdict shows and the code does not."""
     import jupytext
 
     _, cells = statements(chapter)
     notebook = jupytext.read(chapter)
-    unfolded = [cells[cell.source].label for cell in notebook.cells
-                if cell.cell_type == "code" and cell.source in cells
-                and "hide-input" not in cell.metadata.get("tags", [])]
-    assert not unfolded, f"{chapter.name}: check cells not folded (tag hide-input): {unfolded}"
+    unfolded = [
+        cells[cell.source].label
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        and cell.source in cells
+        and "hide-input" not in cell.metadata.get("tags", [])
+    ]
+    assert not unfolded, (
+        f"{chapter.name}: check cells not folded (tag hide-input): {unfolded}"
+    )
 
 
 @pytest.mark.site
@@ -89,7 +115,9 @@ def test_verdicts_are_visible_on_the_pages(built_site):
     missing = []
     for chapter in WITH_STATEMENTS:
         page = built_site / chapter.relative_to(ROOT).with_suffix(".html")
-        text = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").get_text(" ")
+        text = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").get_text(
+            " "
+        )
         for record in records(executed(chapter)).values():
             if record["verdict"] not in text:
                 missing.append((chapter.name, record["label"]))
@@ -98,7 +126,9 @@ def test_verdicts_are_visible_on_the_pages(built_site):
 
 # --------------------------------------------------------------------------- the mechanism
 
-CHAPTER = NOTEBOOK_HEADER + """
+CHAPTER = (
+    NOTEBOOK_HEADER
+    + """
 # A chapter
 
 ```{{code-cell}} ipython3
@@ -124,18 +154,25 @@ n = np.arange(-50, 51)
 checks.exhaustive(n + n == 2 * n, cases="every n from -50 to 50")
 ```
 """
+)
 
 
 @pytest.mark.build
-@pytest.mark.parametrize(("replace", "with_", "ok", "why"), [
-    ("2 * n", "3 * n", True, None),
-    ("2 * n", "2 * n + 0", False, "passes: the check cannot tell"),
-    ("not in the cell", "x", False, "does not apply"),
-    ("2 * n", "2 * undefined_name", False, "fails with NameError"),
-])
+@pytest.mark.parametrize(
+    ("replace", "with_", "ok", "why"),
+    [
+        ("2 * n", "3 * n", True, None),
+        ("2 * n", "2 * n + 0", False, "passes: the check cannot tell"),
+        ("not in the cell", "x", False, "does not apply"),
+        ("2 * n", "2 * undefined_name", False, "fails with NameError"),
+    ],
+)
 def test_a_mutant_that_does_not_fail_fails_the_build(tmp_path, replace, with_, ok, why):
-    book = make_small_book(tmp_path, {"chapter": CHAPTER.format(replace=replace, with_=with_)},
-                           with_library=True)
+    book = make_small_book(
+        tmp_path,
+        {"chapter": CHAPTER.format(replace=replace, with_=with_)},
+        with_library=True,
+    )
     result = build_book(book, expect_ok=ok)
     if not ok:
         log = result.stdout + result.stderr

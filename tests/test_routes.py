@@ -20,13 +20,18 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
-from conftest import ROOT, in_ci, toc_files
+from conftest import in_ci, toc_files
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-dev-shm-usage"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-dev-shm-usage",
+]
 BIN = Path(sys.executable).parent
 PRF_OPEN = re.compile(r"^(`{3,}|:{3,})\{prf:(\w+)\}", re.MULTILINE)
 
@@ -47,10 +52,18 @@ def free_port() -> int:
 def quiet_jupyter_env(tmp: Path) -> dict[str, str]:
     """Jupyter's config, data, runtime and settings folders in ``tmp``: nothing of the user's
     (kernels, extensions settings) leaks in and nothing is left behind."""
-    env = {key: value for key, value in os.environ.items() if key not in {"PYTHONPATH", "VIRTUAL_ENV"}}
-    for name, folder in {"JUPYTER_CONFIG_DIR": "config", "JUPYTER_DATA_DIR": "data",
-                         "JUPYTER_RUNTIME_DIR": "runtime", "JUPYTERLAB_SETTINGS_DIR": "settings",
-                         "JUPYTERLAB_WORKSPACES_DIR": "workspaces"}.items():
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"PYTHONPATH", "VIRTUAL_ENV"}
+    }
+    for name, folder in {
+        "JUPYTER_CONFIG_DIR": "config",
+        "JUPYTER_DATA_DIR": "data",
+        "JUPYTER_RUNTIME_DIR": "runtime",
+        "JUPYTERLAB_SETTINGS_DIR": "settings",
+        "JUPYTERLAB_WORKSPACES_DIR": "workspaces",
+    }.items():
         (tmp / folder).mkdir(parents=True, exist_ok=True)
         env[name] = str(tmp / folder)
     return env
@@ -62,36 +75,74 @@ def test_a_downloaded_notebook_runs_with_the_offered_wheel(built_site, tmp_path)
     reader; a chapter's .ipynb downloaded from the site then runs from end to end in a folder
     outside the repository, importing posenc from that environment."""
     uv = shutil.which("uv", path=str(BIN))
-    need(uv is not None, "uv is not installed in the test environment (requirements.txt)")
+    need(
+        uv is not None, "uv is not installed in the test environment (requirements.txt)"
+    )
     wheels = sorted((built_site / "wheel").glob("posenc-*.whl"))
     assert len(wheels) == 1, f"the site offers {len(wheels)} posenc wheels in wheel/"
     constraints = built_site / "wheel" / "constraints.txt"
     assert constraints.is_file(), "the site offers no constraints.txt next to the wheel"
 
     venv = tmp_path / "env"
-    subprocess.run([uv, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True)
-    subprocess.run([uv, "pip", "install", "--quiet", "--python", str(venv / "bin" / "python"),
-                    "-c", str(constraints), f"{wheels[0]}[book]"], check=True, timeout=600)
+    subprocess.run(
+        [uv, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True
+    )
+    subprocess.run(
+        [
+            uv,
+            "pip",
+            "install",
+            "--quiet",
+            "--python",
+            str(venv / "bin" / "python"),
+            "-c",
+            str(constraints),
+            f"{wheels[0]}[book]",
+        ],
+        check=True,
+        timeout=600,
+    )
 
     # the first chapter, as its page's download button offers it
     chapter = next(path for path in toc_files() if path.name.startswith("ch"))
-    notebook = nbformat.read(built_site / "_sources" / "book" / f"{chapter.stem}.ipynb", as_version=4)
-    notebook.cells.append(nbformat.v4.new_code_cell(
-        "import sys, posenc\n"
-        f"assert sys.prefix == {str(venv)!r}, sys.prefix\n"
-        f"assert posenc.__file__.startswith({str(venv)!r}), posenc.__file__"))
+    notebook = nbformat.read(
+        built_site / "_sources" / "book" / f"{chapter.stem}.ipynb", as_version=4
+    )
+    notebook.cells.append(
+        nbformat.v4.new_code_cell(
+            "import sys, posenc\n"
+            f"assert sys.prefix == {str(venv)!r}, sys.prefix\n"
+            f"assert posenc.__file__.startswith({str(venv)!r}), posenc.__file__"
+        )
+    )
     folder = tmp_path / "downloads"
     folder.mkdir()
     nbformat.write(notebook, folder / f"{chapter.stem}.ipynb")
     env = quiet_jupyter_env(tmp_path / "jupyter")
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    result = subprocess.run([str(venv / "bin" / "jupyter"), "execute", "--output", "executed",
-                             f"{chapter.stem}.ipynb"], cwd=folder, env=env,
-                            capture_output=True, text=True, timeout=600)
+    result = subprocess.run(
+        [
+            str(venv / "bin" / "jupyter"),
+            "execute",
+            "--output",
+            "executed",
+            f"{chapter.stem}.ipynb",
+        ],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, f"{chapter.name} failed:\n{result.stderr[-3000:]}"
     executed = nbformat.read(folder / "executed.ipynb", as_version=4)
-    errors = [output for cell in executed.cells if cell.cell_type == "code"
-              for output in cell.get("outputs", []) if output.output_type == "error"]
+    errors = [
+        output
+        for cell in executed.cells
+        if cell.cell_type == "code"
+        for output in cell.get("outputs", [])
+        if output.output_type == "error"
+    ]
     assert not errors, errors[:1]
 
 
@@ -99,23 +150,43 @@ def test_a_downloaded_notebook_runs_with_the_offered_wheel(built_site, tmp_path)
 def jupyterlab(tmp_path):
     """JupyterLab as `make lab` runs it, on a copy of one chapter (so that nothing is saved into
     the repository), headless on 127.0.0.1 with every cell rendered (no windowing)."""
-    need(shutil.which("jupyter-lab", path=str(BIN)) is not None,
-         "JupyterLab is not installed (requirements-lab.txt; `make test` installs it)")
+    need(
+        shutil.which("jupyter-lab", path=str(BIN)) is not None,
+        "JupyterLab is not installed (requirements-lab.txt; `make test` installs it)",
+    )
     need(Path(CHROMIUM).exists(), "Debian's chromium is not installed")
-    chapter = next(path for path in toc_files()
-                   if path.name.startswith("ch") and "{prf:theorem}" in path.read_text())
+    chapter = next(
+        path
+        for path in toc_files()
+        if path.name.startswith("ch") and "{prf:theorem}" in path.read_text()
+    )
     (tmp_path / "book").mkdir()
     shutil.copy(chapter, tmp_path / "book" / chapter.name)
     env = quiet_jupyter_env(tmp_path / "jupyter")
-    tracker = Path(env["JUPYTERLAB_SETTINGS_DIR"]) / "@jupyterlab" / "notebook-extension"
+    tracker = (
+        Path(env["JUPYTERLAB_SETTINGS_DIR"]) / "@jupyterlab" / "notebook-extension"
+    )
     tracker.mkdir(parents=True)
-    (tracker / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    (tracker / "tracker.jupyterlab-settings").write_text(
+        json.dumps({"windowingMode": "none"})
+    )
     port = free_port()
     server = subprocess.Popen(
-        [str(BIN / "jupyter-lab"), "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-         "--IdentityProvider.token=", "--ServerApp.password=", "--allow-root",
-         "--LabApp.expose_app_in_browser=True", f"--ServerApp.root_dir={tmp_path}"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            str(BIN / "jupyter-lab"),
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={port}",
+            "--IdentityProvider.token=",
+            "--ServerApp.password=",
+            "--allow-root",
+            "--LabApp.expose_app_in_browser=True",
+            f"--ServerApp.root_dir={tmp_path}",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         for _ in range(240):
             try:
@@ -140,15 +211,25 @@ def test_jupyterlab_renders_the_chapters_myst(jupyterlab):
     origin, path, source = jupyterlab
     statements = len(PRF_OPEN.findall(source))
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS
+        )
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"{origin}/lab", wait_until="load")
-        page.wait_for_function("window.jupyterapp && window.jupyterapp.commands", timeout=60000)
-        page.evaluate("async (path) => { await jupyterapp.restored; await jupyterapp.commands"
-                      ".execute('docmanager:open', {path, factory: 'Jupytext Notebook'}); }", path)
+        page.wait_for_function(
+            "window.jupyterapp && window.jupyterapp.commands", timeout=60000
+        )
+        page.evaluate(
+            "async (path) => { await jupyterapp.restored; await jupyterapp.commands"
+            ".execute('docmanager:open', {path, factory: 'Jupytext Notebook'}); }",
+            path,
+        )
         page.wait_for_selector(".jp-Notebook .jp-MarkdownCell .myst", timeout=60000)
-        page.wait_for_function(f"document.querySelectorAll('.jp-MarkdownCell aside.myst-proof')"
-                               f".length >= {statements}", timeout=30000)
+        page.wait_for_function(
+            f"document.querySelectorAll('.jp-MarkdownCell aside.myst-proof')"
+            f".length >= {statements}",
+            timeout=30000,
+        )
         raw = page.evaluate("""[...document.querySelectorAll('.jp-MarkdownCell')]
             .filter(cell => cell.innerText.includes('{prf:')).length""")
         browser.close()

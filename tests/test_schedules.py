@@ -18,7 +18,6 @@ from helpers import PROPERTY, mp_power_integral
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc.schedules import ALPHA_RANGE
 from posenc import (
     critical_exponent,
     decay_sum,
@@ -30,6 +29,7 @@ from posenc import (
     power_sum,
     schedule_sum,
 )
+from posenc.schedules import ALPHA_RANGE
 
 
 def mp_hypergeometric(x, alpha):

@@ -9,7 +9,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import FETCHED, HTML, toc_files
+from conftest import FETCHED, HTML, is_notebook, toc_files
 
 pytestmark = pytest.mark.site
 
@@ -355,8 +355,10 @@ def _bibliography(built_site):
     from pybtex.database import parse_file
 
     entries = parse_file(str(HTML.parents[1] / "book" / "references.bib")).entries
-    page = BeautifulSoup((built_site / "book" / "bibliography.html").read_text(encoding="utf-8"),
-                         "html.parser")
+    page = BeautifulSoup(
+        (built_site / "book" / "bibliography.html").read_text(encoding="utf-8"),
+        "html.parser",
+    )
     return entries, page
 
 
@@ -375,18 +377,23 @@ def test_bibliography_labels_are_the_author_year_citations(built_site):
         label = item.select_one(".label").get_text(strip=True).strip("[]")
         labels.append(label)
         body = item.p.get_text(" ", strip=True)
-        entry = next((e for e in entries.values()
-                      if _plain(e.fields["title"]) in _plain(body)), None)
+        entry = next(
+            (e for e in entries.values() if _plain(e.fields["title"]) in _plain(body)),
+            None,
+        )
         if entry is None:
             bad.append((label, "no entry of references.bib has this title"))
             continue
         people = entry.persons.get("author") or entry.persons.get("editor")
-        first = Text.from_latex(" ".join(people[0].prelast_names + people[0].last_names)) \
-            .render_as("text")
+        first = Text.from_latex(
+            " ".join(people[0].prelast_names + people[0].last_names)
+        ).render_as("text")
         if len(people) == 1:
             tail = ""
         elif len(people) == 2:
-            tail = " and " + Text.from_latex(" ".join(people[1].last_names)).render_as("text")
+            tail = " and " + Text.from_latex(" ".join(people[1].last_names)).render_as(
+                "text"
+            )
         else:
             tail = " et al."
         expected = f"{first}{tail} {entry.fields['year']}"
@@ -406,7 +413,9 @@ def test_bibliography_gives_the_year_once_and_links_ids(built_site):
     for item in page.select('div.citation[role="doc-biblioentry"]'):
         body = item.p
         text = body.get_text(" ", strip=True)
-        entry = next(e for e in entries.values() if _plain(e.fields["title"]) in _plain(text))
+        entry = next(
+            e for e in entries.values() if _plain(e.fields["title"]) in _plain(text)
+        )
         rest = " ".join(s for s in body.find_all(string=True) if not s.find_parent("a"))
         rest = " ".join(rest.split())
         for name in ("title", "booktitle", "journal", "note", "howpublished"):
@@ -426,7 +435,9 @@ def test_bibliography_gives_the_year_once_and_links_ids(built_site):
         links += len(wanted)
         if not wanted <= hrefs:
             unlinked.append((text[:40], sorted(wanted - hrefs)))
-        for string in body.find_all(string=re.compile(r"arXiv:\s*\d{4}\.\d{4,5}|https?://|doi:10\.")):
+        for string in body.find_all(
+            string=re.compile(r"arXiv:\s*\d{4}\.\d{4,5}|https?://|doi:10\.")
+        ):
             if not string.find_parent("a"):
                 unlinked.append((text[:40], str(string).strip()[:60]))
     assert links > 15, "references.bib has lost its arXiv ids, DOIs and URLs"
@@ -437,9 +448,13 @@ def test_bibliography_gives_the_year_once_and_links_ids(built_site):
 def test_citations_in_the_text_match_their_labels(soups):
     """A citation in the text reads as its entry's label: "Vaswani et al. (2017)" or
     "(Vaswani et al. 2017)" for the label "Vaswani et al. 2017"."""
-    bibliography = next(soup for path, soup in soups.items() if path.name == "bibliography.html")
-    label_of = {item["id"]: item.select_one(".label").get_text(strip=True).strip("[]")
-                for item in bibliography.select('div.citation[role="doc-biblioentry"]')}
+    bibliography = next(
+        soup for path, soup in soups.items() if path.name == "bibliography.html"
+    )
+    label_of = {
+        item["id"]: item.select_one(".label").get_text(strip=True).strip("[]")
+        for item in bibliography.select('div.citation[role="doc-biblioentry"]')
+    }
     checked, mismatched = 0, []
     for path, soup in soups.items():
         for citation in soup.select(".bibtex-citation"):
@@ -450,7 +465,9 @@ def test_citations_in_the_text_match_their_labels(soups):
                 if not label or label not in said:
                     mismatched.append((path.name, said, label))
     assert checked > 50
-    assert not mismatched, f"citations that do not read as their label: {mismatched[:10]}"
+    assert not mismatched, (
+        f"citations that do not read as their label: {mismatched[:10]}"
+    )
 
 
 def test_every_chapter_offers_the_posenc_wheel(built_site):
@@ -460,9 +477,15 @@ def test_every_chapter_offers_the_posenc_wheel(built_site):
     assert len(wheels) == 1, f"wheel/ holds {[w.name for w in wheels]}"
     for source in filter(is_notebook, toc_files()):
         page = built_site / source.relative_to(HTML.parents[1]).with_suffix(".html")
-        links = {(page.parent / a["href"]).resolve() for a in
-                 BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find_all("a", href=True)
-                 if a["href"].endswith((".whl", "constraints.txt"))}
-        assert wheels[0].resolve() in links, f"{page.name} does not offer {wheels[0].name}"
+        links = {
+            (page.parent / a["href"]).resolve()
+            for a in BeautifulSoup(
+                page.read_text(encoding="utf-8"), "html.parser"
+            ).find_all("a", href=True)
+            if a["href"].endswith((".whl", "constraints.txt"))
+        }
+        assert wheels[0].resolve() in links, (
+            f"{page.name} does not offer {wheels[0].name}"
+        )
         if page.stem == "appendix-reproducing":
             assert (built_site / "wheel" / "constraints.txt").resolve() in links

@@ -19,13 +19,13 @@ styles (pybtex's and its own plugin registries), this module registers:
 
 from __future__ import annotations
 
-import re
-import unicodedata
 import dataclasses
 import hashlib
+import re
+import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 import pybtex.plugin
 from pybtex.richtext import Symbol, Text
@@ -34,12 +34,23 @@ from pybtex.style.formatting.unsrt import Style as UnsrtStyle
 from pybtex.style.labels import BaseLabelStyle
 from pybtex.style.sorting import BaseSortingStyle
 from pybtex.style.template import (
-    FieldIsMissing, field, first_of, href, join, node, optional, optional_field, sentence, tag,
+    FieldIsMissing,
+    field,
+    first_of,
+    href,
+    join,
+    node,
+    optional,
+    optional_field,
+    sentence,
+    tag,
     words,
 )
 from sphinxcontrib.bibtex.plugin import register_plugin
 from sphinxcontrib.bibtex.style.referencing import (
-    BaseReferenceStyle, BracketStyle, GroupReferenceStyle,
+    BaseReferenceStyle,
+    BracketStyle,
+    GroupReferenceStyle,
 )
 from sphinxcontrib.bibtex.style.referencing.extra_empty import ExtraEmptyReferenceStyle
 from sphinxcontrib.bibtex.style.referencing.extra_label import ExtraLabelReferenceStyle
@@ -86,11 +97,13 @@ def _sortable(text: str) -> str:
 
 
 class AuthorYearLabels(BaseLabelStyle):
-    """"Author 2017", "Author and Other 2019", "Author et al. 2020"; "2024a", "2024b" when two
+    """ "Author 2017", "Author and Other 2019", "Author et al. 2020"; "2024a", "2024b" when two
     works would share a label (in the order of the sorted list)."""
 
     def format_labels(self, sorted_entries):
-        labels = [f"{label_author(e)} {e.fields.get('year', 'n.d.')}" for e in sorted_entries]
+        labels = [
+            f"{label_author(e)} {e.fields.get('year', 'n.d.')}" for e in sorted_entries
+        ]
         repeated = {label for label in labels if labels.count(label) > 1}
         seen: dict[str, int] = {}
         for label in labels:
@@ -106,13 +119,26 @@ class AuthorNameSorting(BaseSortingStyle):
     second author breaks ties between pairs), then year and title."""
 
     def sorting_key(self, entry):
-        people = [(_sortable(_last(p)), _sortable(" ".join(map(_plain, p.first_names
-                                                                + p.middle_names))))
-                  for p in _people(entry)]
-        first = people[0] if people else (_sortable(_plain(entry.fields.get("title", ""))), "")
+        people = [
+            (
+                _sortable(_last(p)),
+                _sortable(" ".join(map(_plain, p.first_names + p.middle_names))),
+            )
+            for p in _people(entry)
+        ]
+        first = (
+            people[0]
+            if people
+            else (_sortable(_plain(entry.fields.get("title", ""))), "")
+        )
         second = people[1] if len(people) == 2 else ("", "")
-        return (first, min(len(people), 3), second, entry.fields.get("year", ""),
-                _sortable(_plain(entry.fields.get("title", ""))))
+        return (
+            first,
+            min(len(people), 3),
+            second,
+            entry.fields.get("year", ""),
+            _sortable(_plain(entry.fields.get("title", ""))),
+        )
 
 
 @node
@@ -125,7 +151,9 @@ def author_list(children, context, role="author"):
     style = context["style"]
     names = [style.format_name(person, style.abbreviate_names) for person in persons]
     if len(names) > MAX_AUTHORS:
-        return Text(join(sep=", ")[names[:KEPT_AUTHORS]].format_data(context), ", et al.")
+        return Text(
+            join(sep=", ")[names[:KEPT_AUTHORS]].format_data(context), ", et al."
+        )
     return join(sep=", ", sep2=" and ", last_sep=" and ")[names].format_data(context)
 
 
@@ -149,7 +177,9 @@ class BookStyle(UnsrtStyle):
 
     # pieces -------------------------------------------------------------------------------
     def format_names(self, role, as_sentence=True):
-        return sentence[author_list(role=role)] if as_sentence else author_list(role=role)
+        return (
+            sentence[author_list(role=role)] if as_sentence else author_list(role=role)
+        )
 
     def format_title(self, e, which_field, as_sentence=True):
         """An article's title as written (no forced lower case), in quotes."""
@@ -163,12 +193,16 @@ class BookStyle(UnsrtStyle):
         ]
 
     def format_url(self, e):
-        return href[field("url", raw=True), field("url", raw=True, apply_func=_short_url)]
+        return href[
+            field("url", raw=True), field("url", raw=True, apply_func=_short_url)
+        ]
 
     # entry types --------------------------------------------------------------------------
     def get_article_template(self, e):
         volume = first_of[
-            optional[join[field("volume"), optional[" (", field("number"), ")"], ": ", pages]],
+            optional[
+                join[field("volume"), optional[" (", field("number"), ")"], ": ", pages]
+            ],
             optional[join[field("volume"), optional[" (", field("number"), ")"]]],
             optional[pages],
         ]
@@ -237,22 +271,28 @@ def cited_year(children, data):
 @dataclass
 class ParentheticalStyle(BaseReferenceStyle):  # (Vaswani et al. 2017; Su 2021)
     bracket: BracketStyle = dataclasses.field(
-        default_factory=lambda: BracketStyle(left="(", right=")", sep="; "))
+        default_factory=lambda: BracketStyle(left="(", right=")", sep="; ")
+    )
 
     def role_names(self) -> Iterable[str]:
         return ["p", "ps", "alp", "alps"]
 
     def outer(self, role_name, children):
-        return self.bracket.outer(children, brackets="al" not in role_name, capfirst=False)
+        return self.bracket.outer(
+            children, brackets="al" not in role_name, capfirst=False
+        )
 
     def inner(self, role_name):
         return join2(sep1=" ", sep2=", ")[
-            pre_text, reference[join(sep=" ")[cited_author, cited_year]], post_text]
+            pre_text, reference[join(sep=" ")[cited_author, cited_year]], post_text
+        ]
 
 
 @dataclass
 class TextualStyle(BaseReferenceStyle):  # Vaswani et al. (2017)
-    bracket: BracketStyle = dataclasses.field(default_factory=lambda: BracketStyle(left="(", right=")"))
+    bracket: BracketStyle = dataclasses.field(
+        default_factory=lambda: BracketStyle(left="(", right=")")
+    )
 
     def role_names(self) -> Iterable[str]:
         return ["t", "ts", "ct", "cts"]
@@ -263,9 +303,12 @@ class TextualStyle(BaseReferenceStyle):  # Vaswani et al. (2017)
     def inner(self, role_name):
         return join(sep=" ")[
             cited_author,
-            join[self.bracket.left,
-                 join2(sep1=" ", sep2=", ")[pre_text, reference[cited_year], post_text],
-                 self.bracket.right]]
+            join[
+                self.bracket.left,
+                join2(sep1=" ", sep2=", ")[pre_text, reference[cited_year], post_text],
+                self.bracket.right,
+            ],
+        ]
 
 
 @dataclass
@@ -283,16 +326,26 @@ class AuthorStyle(BaseReferenceStyle):  # {cite:author}, {cite:year}
 @dataclass
 class ReferenceStyle(GroupReferenceStyle):
     def __post_init__(self):
-        self.styles.extend([ParentheticalStyle(), TextualStyle(), AuthorStyle(),
-                            ExtraLabelReferenceStyle(), ExtraEmptyReferenceStyle()])
+        self.styles.extend(
+            [
+                ParentheticalStyle(),
+                TextualStyle(),
+                AuthorStyle(),
+                ExtraLabelReferenceStyle(),
+                ExtraEmptyReferenceStyle(),
+            ]
+        )
         super().__post_init__()
 
 
 def setup(app):
     # Sphinx re-reads every page when an "env" config value changes: tie one to this file, so
     # an edit of the style re-formats the bibliography and the citations (not just new pages).
-    app.add_config_value("posenc_bibstyle_digest",
-                         hashlib.sha256(Path(__file__).read_bytes()).hexdigest(), "env")
+    app.add_config_value(
+        "posenc_bibstyle_digest",
+        hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
+        "env",
+    )
     pybtex.plugin.register_plugin("pybtex.style.formatting", NAME, BookStyle)
     register_plugin("sphinxcontrib.bibtex.style.referencing", NAME, ReferenceStyle)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

@@ -67,20 +67,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("site", nargs="?", default=str(ROOT / "_build" / "html"))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    pages = sorted(p for p in (Path(args.site) / "book").glob("*.html")
-                   if CHAPTER.search(p.name))
+    pages = sorted(
+        p for p in (Path(args.site) / "book").glob("*.html") if CHAPTER.search(p.name)
+    )
     results = {page.stem: measure(page) for page in pages}
     if args.json:
         json.dump(results, sys.stdout, indent=1)
         return 0
-    print(f"{'chapter':32} {'words':>6} {'code':>5} {'>88':>4} {'glue':>5} {'e-not':>5}")
+    print(
+        f"{'chapter':32} {'words':>6} {'code':>5} {'>88':>4} {'glue':>5} {'e-not':>5}"
+    )
     for name, r in results.items():
-        print(f"{name:32} {r['words']:6} {r['code_lines']:5} {r['long_lines']:4} "
-              f"{r['glue_calls']:5} {len(r['e_notation']):5}")
-    total = {k: sum(r[k] if isinstance(r[k], int) else len(r[k]) for r in results.values())
-             for k in ("words", "code_lines", "long_lines", "glue_calls", "e_notation")}
-    print(f"{'total':32} {total['words']:6} {total['code_lines']:5} "
-          f"{total['long_lines']:4} {total['glue_calls']:5} {total['e_notation']:5}")
+        print(
+            f"{name:32} {r['words']:6} {r['code_lines']:5} {r['long_lines']:4} "
+            f"{r['glue_calls']:5} {len(r['e_notation']):5}"
+        )
+    total = {
+        k: sum(r[k] if isinstance(r[k], int) else len(r[k]) for r in results.values())
+        for k in ("words", "code_lines", "long_lines", "glue_calls", "e_notation")
+    }
+    print(
+        f"{'total':32} {total['words']:6} {total['code_lines']:5} "
+        f"{total['long_lines']:4} {total['glue_calls']:5} {total['e_notation']:5}"
+    )
     return 0
 
 

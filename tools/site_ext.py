@@ -25,10 +25,10 @@ import filecmp
 import hashlib
 import posixpath
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
-import shutil
 from pathlib import Path
 
 from markupsafe import Markup
@@ -49,7 +49,7 @@ def mark_proofs(app: Sphinx, doctree, docname: str) -> None:
             box["classes"].append(PROOF_CLASS)
             first = next(iter(box.findall(nodes.Text)), None)
             if first is not None and first.astext().startswith("Proof."):
-                rest = first.astext()[len("Proof."):]
+                rest = first.astext()[len("Proof.") :]
                 title = nodes.inline("Proof.", "Proof.", classes=["prf-proof-title"])
                 first.parent.replace(first, title)
                 title.parent.insert(title.parent.index(title) + 1, nodes.Text(rest))
@@ -66,12 +66,20 @@ def link_figures(app: Sphinx, doctree, docname: str) -> None:
     image_dir = relative_uri(app.builder.get_target_uri(docname), "_images")
     for image in list(doctree.findall(nodes.image)):
         uri = image.get("uri", "")
-        if (not any(isinstance(p, nodes.figure) for p in _ancestors(image))
-                or isinstance(image.parent, nodes.reference) or uri not in app.env.images):
+        if (
+            not any(isinstance(p, nodes.figure) for p in _ancestors(image))
+            or isinstance(image.parent, nodes.reference)
+            or uri not in app.env.images
+        ):
             continue
         image["loading"] = "lazy"  # fetched when the reader scrolls near it
-        link = nodes.reference("", "", internal=True, classes=["posenc-figure-link"],
-                               refuri=posixpath.join(image_dir, app.env.images[uri][1]))
+        link = nodes.reference(
+            "",
+            "",
+            internal=True,
+            classes=["posenc-figure-link"],
+            refuri=posixpath.join(image_dir, app.env.images[uri][1]),
+        )
         image.replace_self(link)
         link.append(image)
 
@@ -82,7 +90,9 @@ def _ancestors(node):
         yield node
 
 
-FONTAWESOME_SCRIPT = re.compile(r'\s*<script[^>]*src="[^"]*_static/scripts/fontawesome\.js[^"]*"[^>]*>\s*</script>')
+FONTAWESOME_SCRIPT = re.compile(
+    r'\s*<script[^>]*src="[^"]*_static/scripts/fontawesome\.js[^"]*"[^>]*>\s*</script>'
+)
 
 
 def drop_fontawesome_script(html: str) -> Markup:
@@ -92,7 +102,9 @@ def drop_fontawesome_script(html: str) -> Markup:
 
 def add_filters(app: Sphinx) -> None:
     if hasattr(app.builder, "templates"):
-        app.builder.templates.environment.filters["drop_fontawesome_script"] = drop_fontawesome_script
+        app.builder.templates.environment.filters["drop_fontawesome_script"] = (
+            drop_fontawesome_script
+        )
 
 
 WHEEL_DIR = "wheel"
@@ -118,29 +130,64 @@ def build_wheel(app: Sphinx) -> None:
     if app.builder.format != "html" or name is None:
         return
     target = Path(app.outdir) / WHEEL_DIR
-    sources = sorted(p for p in (root / "src").rglob("*") if p.is_file() and "__pycache__" not in p.parts
-                     and ".egg-info" not in str(p))
+    sources = sorted(
+        p
+        for p in (root / "src").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and ".egg-info" not in str(p)
+    )
     digest = hashlib.sha256()
-    for path in [root / "pyproject.toml", root / "requirements.txt", root / "requirements-lab.txt",
-                 *sources]:
+    for path in [
+        root / "pyproject.toml",
+        root / "requirements.txt",
+        root / "requirements-lab.txt",
+        *sources,
+    ]:
         if path.exists():
-            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+            digest.update(
+                str(path.relative_to(root)).encode() + b"\0" + path.read_bytes()
+            )
     stamp = target / ".source-digest"
-    if (target / name).exists() and stamp.exists() and stamp.read_text() == digest.hexdigest():
+    if (
+        (target / name).exists()
+        and stamp.exists()
+        and stamp.read_text() == digest.hexdigest()
+    ):
         return
     shutil.rmtree(target, ignore_errors=True)
     with tempfile.TemporaryDirectory(prefix="posenc-wheel-") as tmp:
         for part in ("pyproject.toml", "README.md"):
             shutil.copy(root / part, Path(tmp) / part)
-        shutil.copytree(root / "src", Path(tmp) / "src",
-                        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
-                        "--no-deps", "--no-build-isolation", "--wheel-dir", str(target), tmp],
-                       check=True, capture_output=True)
+        shutil.copytree(
+            root / "src",
+            Path(tmp) / "src",
+            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"),
+        )
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "wheel",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-deps",
+                "--no-build-isolation",
+                "--wheel-dir",
+                str(target),
+                tmp,
+            ],
+            check=True,
+            capture_output=True,
+        )
     if not (target / name).exists():
         raise ExtensionError(f"pip wheel did not write {name} into {target}")
-    pins = [root / "requirements.txt", root / "requirements-lab.txt"]  # the book's, JupyterLab's
-    (target / "constraints.txt").write_text("".join(p.read_text() for p in pins if p.exists()))
+    pins = [
+        root / "requirements.txt",
+        root / "requirements-lab.txt",
+    ]  # the book's, JupyterLab's
+    (target / "constraints.txt").write_text(
+        "".join(p.read_text() for p in pins if p.exists())
+    )
     stamp.write_text(digest.hexdigest())
 
 
@@ -151,10 +198,17 @@ def offer_wheel_download(app: Sphinx, pagename, templatename, context, doctree) 
         return
     for group in context.get("header_buttons", []):
         if group.get("label") == "download-buttons":
-            group["buttons"].insert(1, {
-                "type": "link", "url": context["pathto"](f"{WHEEL_DIR}/{name}", 1),
-                "text": ".whl", "tooltip": "The posenc library, to run the notebook with",
-                "icon": "fas fa-cube", "label": "download-wheel-button"})
+            group["buttons"].insert(
+                1,
+                {
+                    "type": "link",
+                    "url": context["pathto"](f"{WHEEL_DIR}/{name}", 1),
+                    "text": ".whl",
+                    "tooltip": "The posenc library, to run the notebook with",
+                    "icon": "fas fa-cube",
+                    "label": "download-wheel-button",
+                },
+            )
 
 
 def refresh_static_files(app: Sphinx, exception) -> None:
@@ -165,14 +219,21 @@ def refresh_static_files(app: Sphinx, exception) -> None:
         source = Path(app.confdir) / folder
         for path in source.rglob("*") if source.is_dir() else []:
             copy = target / path.relative_to(source)
-            if path.is_file() and copy.exists() and not filecmp.cmp(path, copy, shallow=False):
+            if (
+                path.is_file()
+                and copy.exists()
+                and not filecmp.cmp(path, copy, shallow=False)
+            ):
                 shutil.copyfile(path, copy)
 
 
 def setup(app: Sphinx):
     # an edit of this file rewrites every page (Sphinx compares "html" config values)
-    app.add_config_value("posenc_site_ext_digest",
-                         hashlib.sha256(Path(__file__).read_bytes()).hexdigest(), "html")
+    app.add_config_value(
+        "posenc_site_ext_digest",
+        hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
+        "html",
+    )
     app.connect("builder-inited", add_filters)
     app.connect("builder-inited", build_wheel)
     # after sphinx-book-theme has made the header buttons (priority 501)

@@ -73,7 +73,13 @@ from .structure import (
     toeplitz_hankel_fit,
     variance_explained,
 )
-from .tables import band_energy, cosine_matrix, random_like, reference_tables, top_k_share
+from .tables import (
+    band_energy,
+    cosine_matrix,
+    random_like,
+    reference_tables,
+    top_k_share,
+)
 
 __all__ = [
     "ChecksumError",

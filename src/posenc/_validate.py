@@ -27,7 +27,9 @@ def _to_float(value, name: str) -> float:
 
 
 def _is_integer(value) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+    return isinstance(value, numbers.Integral) and not isinstance(
+        value, (bool, np.bool_)
+    )
 
 
 def check_count(value, name: str, minimum: int = 0) -> int:
@@ -123,7 +125,8 @@ def check_real_array(
         except (TypeError, ValueError, OverflowError):
             raise ValueError(f"{name} must hold finite real numbers") from None
     if array.dtype == bool or not (
-        np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
+        np.issubdtype(array.dtype, np.integer)
+        or np.issubdtype(array.dtype, np.floating)
     ):
         raise ValueError(f"{name} must hold real numbers, got dtype {array.dtype}")
     if ndim is not None and array.ndim != ndim:
@@ -138,7 +141,9 @@ def check_real_array(
         raise ValueError(f"{name} must hold at least one entry, got an empty array")
     array = array.astype(np.float64)
     if finite and not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must be finite, got {array[~np.isfinite(array)].flat[0]}")
+        raise ValueError(
+            f"{name} must be finite, got {array[~np.isfinite(array)].flat[0]}"
+        )
     return array
 
 
@@ -161,7 +166,9 @@ def check_positions(positions) -> np.ndarray:
                 f"position"
             )
         if positions < 0:
-            raise ValueError(f"positions given as a count must be non-negative, got {positions}")
+            raise ValueError(
+                f"positions given as a count must be non-negative, got {positions}"
+            )
         return np.arange(int(positions), dtype=np.float64)
     return check_real_array(positions, "positions", ndim=1)
 
@@ -188,8 +195,9 @@ def check_integer_array(value, name: str, clip: int) -> np.ndarray:
     try:
         array = np.asarray(value)
     except (TypeError, ValueError):  # ragged nesting, for instance
-        raise ValueError(f"{name} must be an integer or an array of integers, "
-                         f"got {value!r}") from None
+        raise ValueError(
+            f"{name} must be an integer or an array of integers, got {value!r}"
+        ) from None
     if array.dtype == object:  # Python integers too large for int64, or mixed junk
         flat = []
         for item in array.ravel():
@@ -201,7 +209,9 @@ def check_integer_array(value, name: str, clip: int) -> np.ndarray:
             try:
                 value = float(item)
             except OverflowError:
-                raise ValueError(f"{name} must hold finite integers, got {item!r}") from None
+                raise ValueError(
+                    f"{name} must hold finite integers, got {item!r}"
+                ) from None
             if not math.isfinite(value) or value != math.floor(value):
                 raise ValueError(f"{name} must hold finite integers, got {item!r}")
             flat.append(int(max(-clip, min(clip, value))))
@@ -218,8 +228,10 @@ def check_integer_array(value, name: str, clip: int) -> np.ndarray:
             raise ValueError(f"{name} must hold finite integers, got {bad}")
         fractional = array != np.floor(array)
         if np.any(fractional):
-            raise ValueError(f"{name} must hold integers (floats are accepted only when they are "
-                             f"whole numbers), got {array[fractional].flat[0]}")
+            raise ValueError(
+                f"{name} must hold integers (floats are accepted only when they are "
+                f"whole numbers), got {array[fractional].flat[0]}"
+            )
         clipped = np.clip(array.astype(np.float64), -float(clip), float(clip))
         return clipped.astype(np.int64)
     raise ValueError(f"{name} must hold integers, got dtype {array.dtype}")
@@ -239,30 +251,43 @@ def check_step_fits(x: np.ndarray, h: float, indices) -> None:
     more than 1 % is refused.
     """
     coordinates = x[list(indices)]
-    realised = np.minimum((coordinates + h) - coordinates, coordinates - (coordinates - h))
+    realised = np.minimum(
+        (coordinates + h) - coordinates, coordinates - (coordinates - h)
+    )
     bad = np.abs(realised - h) > 0.01 * h
     if np.any(bad):
-        raise ValueError(f"h = {h} is too small for x = {coordinates[bad][0]}: in floating point "
-                         f"x + h - x = {realised[bad][0]}; use a step of about 1e-5 times |x|")
+        raise ValueError(
+            f"h = {h} is too small for x = {coordinates[bad][0]}: in floating point "
+            f"x + h - x = {realised[bad][0]}; use a step of about 1e-5 times |x|"
+        )
 
 
 def check_indices(indices, name: str, size: int) -> list[int]:
     """Indices into a point of ``size`` coordinates (negative ones count from the end)."""
     if isinstance(indices, (numbers.Number, str, bytes)):
-        raise ValueError(f"{name} must be a sequence of coordinate indices, got {indices!r}")
+        raise ValueError(
+            f"{name} must be a sequence of coordinate indices, got {indices!r}"
+        )
     try:
         array = np.asarray(list(indices))
     except TypeError:
-        raise ValueError(f"{name} must be a sequence of coordinate indices, "
-                         f"got {indices!r}") from None
-    if array.size and (array.dtype == bool or not np.issubdtype(array.dtype, np.integer)):
+        raise ValueError(
+            f"{name} must be a sequence of coordinate indices, got {indices!r}"
+        ) from None
+    if array.size and (
+        array.dtype == bool or not np.issubdtype(array.dtype, np.integer)
+    ):
         raise ValueError(f"{name} must hold integer indices, got dtype {array.dtype}")
     if array.ndim > 1:
-        raise ValueError(f"{name} must be a 1-D sequence of indices, got shape {array.shape}")
+        raise ValueError(
+            f"{name} must be a 1-D sequence of indices, got shape {array.shape}"
+        )
     out = []
     for index in array.tolist():
         if not -size <= index < size:
-            raise ValueError(f"{name} must hold indices in [{-size}, {size - 1}] for a point of "
-                             f"{size} coordinates, got {index}")
+            raise ValueError(
+                f"{name} must hold indices in [{-size}, {size - 1}] for a point of "
+                f"{size} coordinates, got {index}"
+            )
         out.append(index % size)
     return out

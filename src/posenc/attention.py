@@ -41,11 +41,15 @@ def softmax(scores, axis=-1) -> np.ndarray:
         bad = scores[np.isnan(scores) | (scores == np.inf)].flat[0]
         raise ValueError(f"scores must be finite or -inf (masked), got {bad}")
     if scores.shape[axis] == 0:
-        raise ValueError(f"scores must have at least one entry along axis {axis}, "
-                         f"got shape {scores.shape}")
+        raise ValueError(
+            f"scores must have at least one entry along axis {axis}, "
+            f"got shape {scores.shape}"
+        )
     if not np.all(np.any(np.isfinite(scores), axis=axis)):
-        raise ValueError("scores must have at least one finite (unmasked) entry in every slice "
-                         f"along axis {axis}")
+        raise ValueError(
+            "scores must have at least one finite (unmasked) entry in every slice "
+            f"along axis {axis}"
+        )
     # Finite scores more than ~1.8e308 apart (1e308 and -1e308) differ by -inf: exp(-inf) = 0
     # is the right weight, and the overflow warning would fail the strict book build.
     with np.errstate(over="ignore"):
@@ -59,20 +63,30 @@ def _check_inputs(x, w_q, w_k, w_v=None):
     x = check_real_array(x, "x", ndim=2)
     if x.shape[0] == 0:
         raise ValueError(f"x must hold at least one token (row), got shape {x.shape}")
-    weights = {"w_q": w_q, "w_k": w_k} if w_v is None else {"w_q": w_q, "w_k": w_k, "w_v": w_v}
+    weights = (
+        {"w_q": w_q, "w_k": w_k}
+        if w_v is None
+        else {"w_q": w_q, "w_k": w_k, "w_v": w_v}
+    )
     checked = {}
     for name, w in weights.items():
         w = check_real_array(w, name, ndim=2)
         if w.shape[0] != x.shape[1]:
-            raise ValueError(f"{name} must have one row per input feature: x has shape {x.shape}, "
-                             f"so {name} needs {x.shape[1]} rows, got shape {w.shape}")
+            raise ValueError(
+                f"{name} must have one row per input feature: x has shape {x.shape}, "
+                f"so {name} needs {x.shape[1]} rows, got shape {w.shape}"
+            )
         checked[name] = w
     if checked["w_q"].shape[1] != checked["w_k"].shape[1]:
-        raise ValueError(f"w_q and w_k must project to the same key dimension, got shapes "
-                         f"{checked['w_q'].shape} and {checked['w_k'].shape}")
+        raise ValueError(
+            f"w_q and w_k must project to the same key dimension, got shapes "
+            f"{checked['w_q'].shape} and {checked['w_k'].shape}"
+        )
     if checked["w_q"].shape[1] == 0:
-        raise ValueError(f"w_q and w_k must have at least one column, got shape "
-                         f"{checked['w_q'].shape}")
+        raise ValueError(
+            f"w_q and w_k must have at least one column, got shape "
+            f"{checked['w_q'].shape}"
+        )
     return x, checked
 
 
@@ -83,7 +97,8 @@ def attention_weights(x, w_q, w_k, causal=False) -> np.ndarray:
 
     with the softmax taken over each row, so every row is a set of weights that sums to one.
     With ``causal=True`` query :math:`i` only sees keys :math:`j \le i` (the scores above the
-    diagonal are set to :math:`-\infty` before the softmax). Derived in chapter 1 (:ref:`ch01-attention`).
+    diagonal are set to :math:`-\infty` before the softmax). Derived in chapter 1
+    (:ref:`ch01-attention`).
 
     Parameters
     ----------
@@ -101,8 +116,10 @@ def attention_weights(x, w_q, w_k, causal=False) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):
         scores = (x @ w["w_q"]) @ (x @ w["w_k"]).T / np.sqrt(w["w_q"].shape[1])
     if not np.all(np.isfinite(scores)):
-        raise ValueError("x, w_q and w_k give attention scores that overflow float64 (beyond "
-                         f"{np.finfo(np.float64).max:.3g}); scale the inputs down")
+        raise ValueError(
+            "x, w_q and w_k give attention scores that overflow float64 (beyond "
+            f"{np.finfo(np.float64).max:.3g}); scale the inputs down"
+        )
     if causal:
         n = x.shape[0]
         scores = np.where(np.tril(np.ones((n, n), dtype=bool)), scores, -np.inf)
@@ -138,8 +155,10 @@ def self_attention(x, w_q, w_k, w_v, causal=False) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):
         values = x @ w["w_v"]
     if not np.all(np.isfinite(values)):
-        raise ValueError("x and w_v give values x @ w_v that overflow float64 (beyond "
-                         f"{np.finfo(np.float64).max:.3g}); scale the inputs down")
+        raise ValueError(
+            "x and w_v give values x @ w_v that overflow float64 (beyond "
+            f"{np.finfo(np.float64).max:.3g}); scale the inputs down"
+        )
     return weights @ values
 
 
@@ -173,8 +192,10 @@ class ToyModel:
         words = list(words)
         unknown = [word for word in words if word not in self.vocab]
         if unknown:
-            raise ValueError(f"words must come from the vocabulary {tuple(self.vocab)}, "
-                             f"got {unknown[0]!r}")
+            raise ValueError(
+                f"words must come from the vocabulary {tuple(self.vocab)}, "
+                f"got {unknown[0]!r}"
+            )
         if not words:
             raise ValueError("words must hold at least one word")
         return np.array([self.vocab[word] for word in words])
@@ -215,15 +236,19 @@ def toy_model(d=8, seed=2021, words=("A", "hit", "B")) -> ToyModel:
     d = check_count(d, "d", 1)
     seed = check_count(seed, "seed", 0)
     if isinstance(words, str):
-        raise ValueError(f"words must be a sequence of words, not a single string, got {words!r}")
+        raise ValueError(
+            f"words must be a sequence of words, not a single string, got {words!r}"
+        )
     words = tuple(words)
     if not words or not all(isinstance(word, str) for word in words):
-        raise ValueError(f"words must be a non-empty sequence of strings, got {words!r}")
+        raise ValueError(
+            f"words must be a non-empty sequence of strings, got {words!r}"
+        )
     if len(set(words)) != len(words):
         raise ValueError(f"words must be distinct, got {words!r}")
     rng = np.random.default_rng(seed)
     w_q, w_k, w_v = rng.standard_normal((3, d, d)) / np.sqrt(d)
-    vocab = dict(zip(words, rng.standard_normal((len(words), d))))
+    vocab = dict(zip(words, rng.standard_normal((len(words), d)), strict=True))
     readout = rng.standard_normal(d)
     for array in (w_q, w_k, w_v, readout, *vocab.values()):
         array.setflags(write=False)

@@ -50,7 +50,12 @@ STATEMENT = re.compile(
 HEADING = re.compile(r"^#{1,6} ", re.MULTILINE)
 
 # kinds of evidence, strongest first, with their verdict phrases
-SYMBOLIC, EXHAUSTIVE, NUMERICAL, SAMPLED = "symbolic", "exhaustive", "numerical", "sampled"
+SYMBOLIC, EXHAUSTIVE, NUMERICAL, SAMPLED = (
+    "symbolic",
+    "exhaustive",
+    "numerical",
+    "sampled",
+)
 _ORDER = (SYMBOLIC, EXHAUSTIVE, NUMERICAL, SAMPLED)
 
 
@@ -96,7 +101,9 @@ def exhaustive(condition, cases: str) -> None:
     ``"every d = 2, 4, …, 512"``)."""
     if not _all_true(condition):
         failing = np.flatnonzero(~np.asarray(condition, dtype=bool).ravel())
-        _fail(f"fails on {failing.size} of the cases ({cases}), the first at index {failing[0]}")
+        _fail(
+            f"fails on {failing.size} of the cases ({cases}), the first at index {failing[0]}"
+        )
     _RECORDED.append(_Evidence(EXHAUSTIVE, cases))
 
 
@@ -106,7 +113,9 @@ def sampled(condition, samples: int | None = None, of: str = "") -> None:
     values = np.asarray(condition, dtype=bool)
     n = int(values.size if samples is None else samples)
     if not values.all():
-        _fail(f"fails on {int((~values).sum())} of {n} random samples{' of ' + of if of else ''}")
+        _fail(
+            f"fails on {int((~values).sum())} of {n} random samples{' of ' + of if of else ''}"
+        )
     _RECORDED.append(_Evidence(SAMPLED, f"{n}|{of}"))
 
 
@@ -115,11 +124,15 @@ def numerical(actual, expected, tol: float, against: str) -> None:
     independent method named by ``against`` (for example ``"mpmath at 30 digits"``)."""
     tol = float(tol)
     actual = np.asarray(actual, dtype=complex if np.iscomplexobj(actual) else float)
-    expected = np.asarray(expected, dtype=complex if np.iscomplexobj(expected) else float)
+    expected = np.asarray(
+        expected, dtype=complex if np.iscomplexobj(expected) else float
+    )
     error = np.abs(actual - expected)
     worst = float(np.max(error)) if error.size else 0.0
     if not np.all(np.isfinite(error)) or worst > tol:
-        _fail(f"differs from {against} by {worst:.3g}, more than the tolerance {tol:.3g}")
+        _fail(
+            f"differs from {against} by {worst:.3g}, more than the tolerance {tol:.3g}"
+        )
     _RECORDED.append(_Evidence(NUMERICAL, f"{tol!r}|{against}|{error.size}"))
 
 
@@ -142,8 +155,10 @@ def verdict(evidence: list[_Evidence]) -> str:
             continue
         if kind == SYMBOLIC:
             n = len(items)
-            parts.append(f"proved symbolically ({n} {'identity' if n == 1 else 'identities'}"
-                         ", for all values)")
+            parts.append(
+                f"proved symbolically ({n} {'identity' if n == 1 else 'identities'}"
+                ", for all values)"
+            )
         elif kind == EXHAUSTIVE:
             cases = "; ".join(dict.fromkeys(e.detail for e in items))
             parts.append(f"checked exhaustively ({cases})")
@@ -157,8 +172,10 @@ def verdict(evidence: list[_Evidence]) -> str:
                 tols.append(float(tol))
                 methods.append(against)
                 points += int(n)
-            parts.append(f"checked numerically to {format_number(max(tols), 1)} against "
-                         f"{', '.join(dict.fromkeys(methods))}")
+            parts.append(
+                f"checked numerically to {format_number(max(tols), 1)} against "
+                f"{', '.join(dict.fromkeys(methods))}"
+            )
     if not parts:
         return ""
     text = "; ".join(parts)
@@ -199,7 +216,7 @@ def statements(chapter: Path) -> tuple[list[tuple[str, str]], dict[str, CheckCel
             text = cell.source
             for match in STATEMENT.finditer(text):
                 # a heading after the statement ends its search for a check cell
-                rest = text[match.end():]
+                rest = text[match.end() :]
                 statement = (match.group(2), match.group("label"))
                 found.append(statement)
                 pending = [] if HEADING.search(rest) else [*pending, statement]
@@ -213,7 +230,9 @@ def statements(chapter: Path) -> tuple[list[tuple[str, str]], dict[str, CheckCel
         if falsify is None:
             continue
         kind, label = pending.pop(0)
-        mutants = [Mutant(item.get("replace", ""), item.get("with", "")) for item in falsify]
+        mutants = [
+            Mutant(item.get("replace", ""), item.get("with", "")) for item in falsify
+        ]
         cells[cell.source] = CheckCell(label, kind, cell.source, mutants)
     return found, cells
 
@@ -288,8 +307,10 @@ class Watcher:
         self.results: dict[str, dict] = {}
         for kind, label in self.statements:
             if label not in {cell.label for cell in self.check_cells.values()}:
-                self.problem(f"{kind} {label} has no check cell with 'falsify' mutants "
-                             "before the next heading")
+                self.problem(
+                    f"{kind} {label} has no check cell with 'falsify' mutants "
+                    "before the next heading"
+                )
         for cell in self.check_cells.values():
             if not cell.mutants:
                 self.problem(f"{cell.label}: the check cell's 'falsify' list is empty")
@@ -313,8 +334,10 @@ class Watcher:
         except Exception as error:  # noqa: BLE001 - reported, then the build fails
             import traceback
 
-            self.problem(f"the check watcher failed: {type(error).__name__}: {error}\n"
-                         + traceback.format_exc())
+            self.problem(
+                f"the check watcher failed: {type(error).__name__}: {error}\n"
+                + traceback.format_exc()
+            )
 
     def _post_run_cell(self, result) -> None:
         from IPython.display import Markdown, display
@@ -329,28 +352,43 @@ class Watcher:
                 display(Markdown(f"✓ {_markdown_text(verdict(evidence))}."))
             return
         if not evidence:
-            self.problem(f"{cell.label}: the check cell records no check (use posenc.checks: "
-                         "identity, symbolic, exhaustive, numerical or sampled)")
+            self.problem(
+                f"{cell.label}: the check cell records no check (use posenc.checks: "
+                "identity, symbolic, exhaustive, numerical or sampled)"
+            )
         outcomes = []
         for mutant in cell.mutants:
             outcome = run_mutant(cell.source, mutant, self.shell.user_ns)
-            outcomes.append({"replace": mutant.replace, "with": mutant.with_,
-                             "outcome": outcome})
+            outcomes.append(
+                {"replace": mutant.replace, "with": mutant.with_, "outcome": outcome}
+            )
             if outcome != "AssertionError":
-                self.problem(f"{cell.kind} {cell.label}: the mutant "
-                             f"({mutant.describe()}) {_explain(outcome)}")
+                self.problem(
+                    f"{cell.kind} {cell.label}: the mutant "
+                    f"({mutant.describe()}) {_explain(outcome)}"
+                )
         killed = sum(o["outcome"] == "AssertionError" for o in outcomes)
-        record = {"chapter": self.chapter.name, "label": cell.label, "kind": cell.kind,
-                  "verdict": verdict(evidence), "mutants": outcomes}
+        record = {
+            "chapter": self.chapter.name,
+            "label": cell.label,
+            "kind": cell.kind,
+            "verdict": verdict(evidence),
+            "mutants": outcomes,
+        }
         self.results[cell.label] = record
         n = len(outcomes)
         if killed == n:
-            controls = ("Its negative control fails, as it must" if n == 1 else
-                        f"All {n} negative controls fail, as they must")
+            controls = (
+                "Its negative control fails, as it must"
+                if n == 1
+                else f"All {n} negative controls fail, as they must"
+            )
         else:
             controls = f"Only {killed} of {n} negative controls fail"
-        display(Markdown(f"✓ {_markdown_text(verdict(evidence))}. {controls}."),
-                metadata={METADATA_KEY: record})
+        display(
+            Markdown(f"✓ {_markdown_text(verdict(evidence))}. {controls}."),
+            metadata={METADATA_KEY: record},
+        )
 
 
 def _markdown_text(text: str) -> str:
@@ -380,8 +418,10 @@ def watch(chapter: str) -> None:
         raise RuntimeError("posenc.checks.watch runs in an IPython kernel (a notebook)")
     path = Path(chapter)
     if not path.is_file():
-        raise ValueError(f"chapter must name the chapter's file, got {chapter!r}, which does "
-                         f"not exist in {Path.cwd()}")
+        raise ValueError(
+            f"chapter must name the chapter's file, got {chapter!r}, which does "
+            f"not exist in {Path.cwd()}"
+        )
     old = _WATCHERS.pop(id(shell), None)
     if old is not None:
         shell.events.unregister("pre_run_cell", old.pre_run_cell)

@@ -38,8 +38,10 @@ def _composite_gauss_legendre(panels: int, order: int) -> tuple[np.ndarray, np.n
     nodes, weights = roots_legendre(order)
     half = 0.5 / panels
     centres = (np.arange(panels) + 0.5) / panels
-    return ((centres[:, None] + half * nodes[None, :]).ravel(),
-            np.tile(weights * half, panels))
+    return (
+        (centres[:, None] + half * nodes[None, :]).ravel(),
+        np.tile(weights * half, panels),
+    )
 
 
 # The phase x b^-t of the narrow case changes at a rate of at most about 1.6 NARROW_WIDTH over
@@ -48,11 +50,15 @@ _T_NODES, _T_WEIGHTS = _composite_gauss_legendre(16, 16)
 # Ranges in which decay_integral_quad keeps about 1e-13 (QUADPACK's QAWO).
 QUAD_X_RANGE = (1e-6, 1e6)
 QUAD_BASE_RANGE = (1.001, 1e10)
-CHUNK = 1 << 14  # values of x at once: bounds memory (the quadrature takes 256 per value)
+CHUNK = (
+    1 << 14
+)  # values of x at once: bounds memory (the quadrature takes 256 per value)
 
 
 # Cin(z) = sum_{k>=1} (-1)^(k+1) z^(2k) / (2k (2k)!); 13 terms reach 1e-17 relative at z = 2.
-_CIN_COEFFICIENTS = np.array([(-1) ** (k + 1) / (2 * k * math.factorial(2 * k)) for k in range(1, 14)])
+_CIN_COEFFICIENTS = np.array(
+    [(-1) ** (k + 1) / (2 * k * math.factorial(2 * k)) for k in range(1, 14)]
+)
 
 
 def cin(z):
@@ -62,7 +68,8 @@ def cin(z):
     By its power series :math:`\sum_{k \ge 1} (-1)^{k+1} z^{2k} / (2k\,(2k)!)` up to
     :math:`z = 2`, where the right-hand side would lose digits to cancellation, and by
     ``scipy.special.sici`` beyond. Accurate to double precision at every :math:`z \ge 0`.
-    Derived in chapter 5 (:ref:`ch05-closed-form`) (the closed form near the origin) and in the special-functions
+    Derived in chapter 5 (:ref:`ch05-closed-form`) (the closed form near the origin) and
+    in the special-functions
     appendix.
     """
     z = check_real_array(z, "z")
@@ -103,9 +110,13 @@ def _decay_integral_abs_scalar(x: float, base: float) -> float:
 
 def _decay_integral_abs(x: np.ndarray, base: float) -> np.ndarray:
     """The integral for x >= 0 (a 1-D chunk)."""
-    log_base = np.log1p(base - 1.0)  # base - 1 is exact near 1, where log(base) would lose digits
+    log_base = np.log1p(
+        base - 1.0
+    )  # base - 1 is exact near 1, where log(base) would lose digits
     out = np.empty_like(x)
-    width = x * -np.expm1(-log_base)  # length of [x/b, x], the range of the phase x b^-t
+    width = x * -np.expm1(
+        -log_base
+    )  # length of [x/b, x], the range of the phase x b^-t
     narrow = (log_base < 1.0) & (width <= NARROW_WIDTH)
     both_large = ~narrow & (x / base > CIN_SERIES_LIMIT)
     rest = ~narrow & ~both_large
@@ -149,7 +160,9 @@ def decay_integral(x, base=10000.0):
     float or ndarray of the shape of x
     """
     base = check_base(base)
-    if isinstance(x, (float, int, np.floating, np.integer)) and not isinstance(x, (bool, np.bool_)):
+    if isinstance(x, (float, int, np.floating, np.integer)) and not isinstance(
+        x, (bool, np.bool_)
+    ):
         if not np.isfinite(x):
             raise ValueError(f"x must be finite, got {x}")
         return _decay_integral_abs_scalar(abs(float(x)), base)
@@ -157,7 +170,9 @@ def decay_integral(x, base=10000.0):
     flat = np.abs(values.ravel())
     out = np.empty_like(flat)
     for start in range(0, flat.size, CHUNK):
-        out[start:start + CHUNK] = _decay_integral_abs(flat[start:start + CHUNK], base)
+        out[start : start + CHUNK] = _decay_integral_abs(
+            flat[start : start + CHUNK], base
+        )
     out = out.reshape(values.shape)
     return float(out) if out.ndim == 0 else out
 
@@ -170,7 +185,8 @@ def decay_sum(x, d, base=10000.0):
 
     so that :math:`S(0) = 1` and :math:`S(x) = \langle \mathrm{PE}(m), \mathrm{PE}(n)\rangle
     / (d/2)` for :math:`x = m - n`. A left Riemann sum of :func:`decay_integral`'s integrand
-    with step 2/d. Derived in chapter 5 (:ref:`ch05-riemann`); compared with the integral in chapter 6.
+    with step 2/d. Derived in chapter 5 (:ref:`ch05-riemann`); compared with the
+    integral in chapter 6.
 
     Parameters
     ----------
@@ -186,7 +202,9 @@ def decay_sum(x, d, base=10000.0):
     out = np.empty_like(flat)
     rows = max(1, (1 << 20) // theta.size)  # about 8 MB of angles at a time
     for start in range(0, flat.size, rows):
-        out[start:start + rows] = np.cos(np.multiply.outer(flat[start:start + rows], theta)).mean(axis=1)
+        out[start : start + rows] = np.cos(
+            np.multiply.outer(flat[start : start + rows], theta)
+        ).mean(axis=1)
     out = out.reshape(values.shape)
     return float(out) if out.ndim == 0 else out
 
@@ -263,7 +281,9 @@ def decay_first_zero(base=10000.0, *, with_certificate=False):
         v = value(x)
         steps += 1
         if steps > 100_000:  # unreachable for bases up to 1e12 (a few hundred steps)
-            raise RuntimeError(f"the certified walk did not reach the first zero for base {base}")
+            raise RuntimeError(
+                f"the certified walk did not reach the first zero for base {base}"
+            )
     certified = x
     probe = 1e-9 * (1.0 + x)
     while value(x + probe) >= 0:
@@ -290,15 +310,28 @@ def decay_integral_quad(x, base=10000.0) -> float:
     # QAWO's moments need a few oscillations and a tame amplitude: outside these ranges it
     # warns or loses digits, and the closed form (decay_integral) is the better route anyway.
     if not QUAD_X_RANGE[0] <= x <= QUAD_X_RANGE[1]:
-        raise ValueError(f"x must lie in [{QUAD_X_RANGE[0]:g}, {QUAD_X_RANGE[1]:g}] for "
-                         f"QUADPACK's oscillatory rule, got {x:g}; use decay_integral")
+        raise ValueError(
+            f"x must lie in [{QUAD_X_RANGE[0]:g}, {QUAD_X_RANGE[1]:g}] for "
+            f"QUADPACK's oscillatory rule, got {x:g}; use decay_integral"
+        )
     if not QUAD_BASE_RANGE[0] <= base <= QUAD_BASE_RANGE[1]:
-        raise ValueError(f"base must lie in [{QUAD_BASE_RANGE[0]:g}, {QUAD_BASE_RANGE[1]:g}] "
-                         f"for QUADPACK's oscillatory rule, got {base:g}; use decay_integral")
+        raise ValueError(
+            f"base must lie in [{QUAD_BASE_RANGE[0]:g}, {QUAD_BASE_RANGE[1]:g}] "
+            f"for QUADPACK's oscillatory rule, got {base:g}; use decay_integral"
+        )
     if x / base < 1e-12:
-        raise ValueError(f"x must be at least 1e-12 times the base for QUADPACK's oscillatory "
-                         f"rule (the amplitude 1/u then spans too many decades), got x = {x:g} "
-                         f"with base {base:g}; use decay_integral")
+        raise ValueError(
+            f"x must be at least 1e-12 times the base for QUADPACK's oscillatory "
+            f"rule (the amplitude 1/u then spans too many decades), got x = {x:g} "
+            f"with base {base:g}; use decay_integral"
+        )
     log_base = np.log(base)
-    return quad(lambda u: 1.0 / (u * log_base), x / base, x, weight="cos", wvar=1.0,
-                epsabs=1e-14, limit=500)[0]
+    return quad(
+        lambda u: 1.0 / (u * log_base),
+        x / base,
+        x,
+        weight="cos",
+        wvar=1.0,
+        epsabs=1e-14,
+        limit=500,
+    )[0]

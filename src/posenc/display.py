@@ -40,13 +40,18 @@ def _drop_docstring(code: str) -> str:
     tree = ast.parse(code)
     node = tree.body[0]
     first = node.body[0]
-    if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
-            and isinstance(first.value.value, str)):
+    if not (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    ):
         return code
     lines = code.splitlines()
     indent = lines[first.lineno - 1][: first.col_offset]
     # a body that is only the docstring keeps a `pass`, so the code shown still parses
-    lines[first.lineno - 1:first.end_lineno] = [indent + "pass"] if len(node.body) == 1 else []
+    lines[first.lineno - 1 : first.end_lineno] = (
+        [indent + "pass"] if len(node.body) == 1 else []
+    )
     return "\n".join(lines)
 
 
@@ -76,13 +81,20 @@ def format_number(value, digits: int = 2) -> str:
 
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise ValueError(f"value must be a real number, got {value!r}")
-    if isinstance(digits, (bool, np.bool_)) or not isinstance(digits, numbers.Integral) \
-            or not 0 <= digits <= 17:
+    if (
+        isinstance(digits, (bool, np.bool_))
+        or not isinstance(digits, numbers.Integral)
+        or not 0 <= digits <= 17
+    ):
         raise ValueError(f"digits must be an integer from 0 to 17, got {digits!r}")
     if isinstance(value, numbers.Integral):
         value = int(value)
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()
-                                  and abs(value) < 1e15 and digits == 0):
+    if isinstance(value, int) or (
+        isinstance(value, float)
+        and value.is_integer()
+        and abs(value) < 1e15
+        and digits == 0
+    ):
         text = f"{int(value):,}"
     else:
         value = float(value)

@@ -22,7 +22,8 @@ def frequencies(d, base=10000.0) -> np.ndarray:
     r"""Angular frequencies :math:`\theta_i = b^{-2i/d}` for :math:`i = 0, \dots, d/2 - 1`.
 
     The highest frequency is 1 (wavelength :math:`2\pi`); the lowest is :math:`b^{-(d-2)/d}`,
-    slightly above :math:`1/b`. Derived in chapter 4 (:ref:`ch04-formula`); the wavelengths are discussed in chapter 4.
+    slightly above :math:`1/b`. Derived in chapter 4 (:ref:`ch04-formula`); the
+    wavelengths are discussed in chapter 4.
 
     Parameters
     ----------
@@ -40,7 +41,8 @@ def layout_permutation(d) -> np.ndarray:
     """Column order that turns the interleaved layout into the halves layout.
 
     ``sinusoidal(p, d, layout="halves") == sinusoidal(p, d)[:, layout_permutation(d)]``:
-    the permutation is ``[0, 2, …, d-2, 1, 3, …, d-1]``. Derived in chapter 4 (:ref:`ch04-layouts`); RoPE's
+    the permutation is ``[0, 2, …, d-2, 1, 3, …, d-1]``. Derived in chapter 4
+    (:ref:`ch04-layouts`); RoPE's
     ``rotate_every_two`` and ``rotate_half`` conventions differ by the same permutation.
     """
     d = check_dimension(d)
@@ -94,7 +96,8 @@ def _sin_cos(t: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     the shift property of chapter 4 (:math:`\mathrm{PE}(t + k) = M_k\,\mathrm{PE}(t)`, a
     rotation) in complex form. Only the distinct 64q and r need an exponential; every entry is
     then one complex product: about 3 times faster than a sine and a cosine of every angle
-    (``make bench`` times the table of 2048 positions at d = 512). The accuracy is that of the direct formula:
+    (``make bench`` times the table of 2048 positions at d = 512). The accuracy is that
+    of the direct formula:
     both round an angle once (``t * θ``, or ``64q * θ`` and ``r * θ``), and the product adds a
     few units in the last place (the two differ by at most 2.3e-13 on that table). Each row
     depends on its own position only, so a table and its rows agree bit for bit. Fractional
@@ -108,16 +111,20 @@ def _sin_cos(t: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # the same products as below, without gathering rows
         first = np.floor(t[0] / PHASOR_BLOCK) * PHASOR_BLOCK
         starts = first + PHASOR_BLOCK * np.arange((t[-1] - first) // PHASOR_BLOCK + 1)
-        phasor = (np.exp(1j * np.multiply.outer(starts, theta))[:, None, :]
-                  * np.exp(1j * np.multiply.outer(np.arange(PHASOR_BLOCK), theta))[None, :, :])
+        phasor = (
+            np.exp(1j * np.multiply.outer(starts, theta))[:, None, :]
+            * np.exp(1j * np.multiply.outer(np.arange(PHASOR_BLOCK), theta))[None, :, :]
+        )
         skip = int(t[0] - first)
-        phasor = phasor.reshape(-1, theta.size)[skip:skip + t.size]
+        phasor = phasor.reshape(-1, theta.size)[skip : skip + t.size]
     else:
         block, offset = np.divmod(t, PHASOR_BLOCK)
         starts, start_of = np.unique(block * PHASOR_BLOCK, return_inverse=True)
         offsets, offset_of = np.unique(offset, return_inverse=True)
-        phasor = (np.exp(1j * np.multiply.outer(starts, theta))[start_of]
-                  * np.exp(1j * np.multiply.outer(offsets, theta))[offset_of])
+        phasor = (
+            np.exp(1j * np.multiply.outer(starts, theta))[start_of]
+            * np.exp(1j * np.multiply.outer(offsets, theta))[offset_of]
+        )
     # |phasor| = 1 to a few ulp: clip so no entry leaves [-1, 1], as sin and cos never do
     return np.clip(phasor.imag, -1.0, 1.0), np.clip(phasor.real, -1.0, 1.0)
 
@@ -185,7 +192,9 @@ def block_encoding(positions, theta) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):
         angles = np.multiply.outer(t, theta)
     if not np.all(np.isfinite(angles)):
-        raise ValueError("positions times theta overflows float64: the angles have no sine")
+        raise ValueError(
+            "positions times theta overflows float64: the angles have no sine"
+        )
     table = np.empty((t.size, 2 * theta.size))
     table[:, 0::2] = np.cos(angles)
     table[:, 1::2] = np.sin(angles)
@@ -200,11 +209,14 @@ def tensor2tensor_frequencies(d, max_timescale=10000.0) -> np.ndarray:
               \qquad i = 0, \dots, d/2 - 1.
 
     The paper's formula (:func:`frequencies`) steps by :math:`\ln(b)/(d/2)` instead, so its
-    lowest frequency stops one step short of :math:`1/b`. Derived in chapter 4 (:ref:`ch04-layouts`).
+    lowest frequency stops one step short of :math:`1/b`. Derived in chapter 4
+    (:ref:`ch04-layouts`).
     """
     d = check_dimension(d)
     if d < 4:
-        raise ValueError(f"d must be at least 4 (d/2 - 1 steps divide the range), got {d}")
+        raise ValueError(
+            f"d must be at least 4 (d/2 - 1 steps divide the range), got {d}"
+        )
     max_timescale = check_base(max_timescale, "max_timescale")
     half = d // 2
     return np.exp(-np.arange(half) * np.log(max_timescale) / (half - 1))

@@ -23,7 +23,8 @@ def cos_sums(length, d, base=10000.0) -> np.ndarray:
     :math:`B_m = \frac{d}{2}\,S_{d,b}(m)`, the unnormalised :func:`~posenc.decay_sum`. Computed by
     blocks: with :math:`m = m_0 + j`, :math:`0 \le j < 64`,
     :math:`\cos((m_0 + j)\theta) = \cos m_0\theta\cos j\theta - \sin m_0\theta \sin j\theta`,
-    so all :math:`B_m` come from two matrix products. Derived in chapter 13 (:ref:`ch13-base-bound`).
+    so all :math:`B_m` come from two matrix products. Derived in chapter 13
+    (:ref:`ch13-base-bound`).
     """
     length = check_count(length, "length", 0)
     theta = frequencies(d, base)
@@ -37,18 +38,25 @@ def ntk_base(base, scale, d) -> float:
     r"""The NTK-aware base :math:`b' = b\,s^{d/(d-2)}`.
 
     It keeps :math:`\theta_0 = 1` and divides the lowest frequency
-    :math:`\theta_{d/2-1} = b^{-(d-2)/d}` by exactly :math:`s`. Derived in chapter 13 (:ref:`ch13-scaling`)
+    :math:`\theta_{d/2-1} = b^{-(d-2)/d}` by exactly :math:`s`. Derived in chapter 13
+    (:ref:`ch13-scaling`)
     (proposition "NTK-aware scaling").
     """
     base = check_base(base)
     scale = check_positive(scale, "scale")
     d = check_dimension(d)
     if d == 2:
-        raise ValueError("d must be at least 4 for NTK scaling (d = 2 has one frequency, 1)")
+        raise ValueError(
+            "d must be at least 4 for NTK scaling (d = 2 has one frequency, 1)"
+        )
     if scale < 1:
-        raise ValueError(f"scale must be >= 1 (a context s times the training length), got {scale}")
+        raise ValueError(
+            f"scale must be >= 1 (a context s times the training length), got {scale}"
+        )
     log_new = np.log(base) + d / (d - 2) * np.log(scale)
     if log_new >= np.log(np.finfo(np.float64).max):
-        raise ValueError(f"scale = {scale:g} with base {base:g} and d = {d} gives a base beyond "
-                         "the largest float")
+        raise ValueError(
+            f"scale = {scale:g} with base {base:g} and d = {d} gives a base beyond "
+            "the largest float"
+        )
     return float(base * scale ** (d / (d - 2)))

@@ -28,8 +28,10 @@ from ._validate import (
 
 def _evaluate(f, point: np.ndarray) -> float:
     value = np.asarray(f(point))
-    if value.shape != () or not (np.issubdtype(value.dtype, np.integer)
-                                 or np.issubdtype(value.dtype, np.floating)):
+    if value.shape != () or not (
+        np.issubdtype(value.dtype, np.integer)
+        or np.issubdtype(value.dtype, np.floating)
+    ):
         raise ValueError(f"f must return a real scalar, got {value!r}")
     value = float(value)
     if not math.isfinite(value):
@@ -89,7 +91,8 @@ def hessian_block(f, x, rows, cols, h=1e-4) -> np.ndarray:
     :math:`i = j` it is the second difference with step :math:`2h`. With ``rows`` the
     coordinates of one input vector and ``cols`` those of another this is the cross block
     :math:`H = \partial^2 f / \partial x_m \partial x_n` of chapter 2; with
-    ``rows = cols = range(n)`` it is the whole Hessian. Derived in chapter 2 (:ref:`ch02-numerical-check`).
+    ``rows = cols = range(n)`` it is the whole Hessian. Derived in chapter 2
+    (:ref:`ch02-numerical-check`).
 
     Parameters
     ----------
@@ -119,8 +122,16 @@ def hessian_block(f, x, rows, cols, h=1e-4) -> np.ndarray:
         step[j] += sj * h
         return _evaluate(f, x + step)
 
-    return np.array([[(at(i, 1, j, 1) - at(i, 1, j, -1) - at(i, -1, j, 1) + at(i, -1, j, -1))
-                      / (4 * h * h) for j in cols] for i in rows]).reshape(len(rows), len(cols))
+    return np.array(
+        [
+            [
+                (at(i, 1, j, 1) - at(i, 1, j, -1) - at(i, -1, j, 1) + at(i, -1, j, -1))
+                / (4 * h * h)
+                for j in cols
+            ]
+            for i in rows
+        ]
+    ).reshape(len(rows), len(cols))
 
 
 def taylor_errors(f, p_m, p_n, epsilons, h_gradient=1e-5, h_hessian=1e-4):
@@ -155,10 +166,14 @@ def taylor_errors(f, p_m, p_n, epsilons, h_gradient=1e-5, h_hessian=1e-4):
     epsilons = check_real_array(epsilons, "epsilons", ndim=1, nonempty=True)
     h_gradient = check_positive(h_gradient, "h_gradient")
     h_hessian = check_positive(h_hessian, "h_hessian")
-    reach = np.max(np.abs(epsilons)) * max(np.max(np.abs(p_m)), np.max(np.abs(p_n)), 1.0)
+    reach = np.max(np.abs(epsilons)) * max(
+        np.max(np.abs(p_m)), np.max(np.abs(p_n)), 1.0
+    )
     if reach > 1e100:
-        raise ValueError(f"epsilons must keep epsilon * p below 1e100 (their squares enter the "
-                         f"expansion), got a largest |epsilon p| of {reach:g}")
+        raise ValueError(
+            f"epsilons must keep epsilon * p below 1e100 (their squares enter the "
+            f"expansion), got a largest |epsilon p| of {reach:g}"
+        )
     d = p_m.size
     zero = np.zeros(d)
 
@@ -174,11 +189,18 @@ def taylor_errors(f, p_m, p_n, epsilons, h_gradient=1e-5, h_hessian=1e-4):
     cross_term = float(p_m @ h_mn @ p_n)
     second, mixed_error = [], []
     for eps in epsilons:
-        expansion = (f0 + eps * (p_m @ g_m + p_n @ g_n)
-                     + eps**2 * (0.5 * p_m @ h_mm @ p_m + 0.5 * p_n @ h_nn @ p_n + cross_term))
+        expansion = (
+            f0
+            + eps * (p_m @ g_m + p_n @ g_n)
+            + eps**2 * (0.5 * p_m @ h_mm @ p_m + 0.5 * p_n @ h_nn @ p_n + cross_term)
+        )
         both = _evaluate(f_flat, np.concatenate([eps * p_m, eps * p_n]))
         second.append(abs(both - expansion))
-        mixed = (both - _evaluate(f_flat, np.concatenate([eps * p_m, zero]))
-                 - _evaluate(f_flat, np.concatenate([zero, eps * p_n])) + f0)
+        mixed = (
+            both
+            - _evaluate(f_flat, np.concatenate([eps * p_m, zero]))
+            - _evaluate(f_flat, np.concatenate([zero, eps * p_n]))
+            + f0
+        )
         mixed_error.append(abs(mixed - eps**2 * cross_term))
     return np.array(second), np.array(mixed_error), cross_term

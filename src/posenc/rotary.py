@@ -11,8 +11,6 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import sici
 
-from .decay import _T_NODES, _T_WEIGHTS, NARROW_WIDTH, cin
-
 from ._validate import (
     check_base,
     check_count,
@@ -21,17 +19,25 @@ from ._validate import (
     check_positions,
     check_real_array,
 )
+from .decay import _T_NODES, _T_WEIGHTS, NARROW_WIDTH, cin
 from .encoding import frequencies
 
 
 def _check_x(x) -> np.ndarray:
     """``x`` as a float64 array of shape ``(..., n, d)`` with ``d`` positive and even."""
-    array = check_real_array(x, "x", min_ndim=2, shape_hint=", (..., n, d): positions on the "
-                             "second-to-last and features on the last")
+    array = check_real_array(
+        x,
+        "x",
+        min_ndim=2,
+        shape_hint=", (..., n, d): positions on the "
+        "second-to-last and features on the last",
+    )
     d = array.shape[-1]
     if d == 0 or d % 2:
-        raise ValueError(f"x must have a last axis of positive even length d (coordinates are "
-                         f"rotated in pairs), got shape {array.shape} with d = {d}")
+        raise ValueError(
+            f"x must have a last axis of positive even length d (coordinates are "
+            f"rotated in pairs), got shape {array.shape} with d = {d}"
+        )
     return array
 
 
@@ -76,14 +82,22 @@ def rope(x, positions, base=10000.0, layout="interleaved") -> np.ndarray:
     """
     array = _check_x(x)
     n, d = array.shape[-2], array.shape[-1]
-    if (isinstance(positions, (int, np.integer)) and not isinstance(positions, bool)
-            and positions >= 0 and positions != n):
-        raise ValueError(f"positions given as a count must equal the {n} positions of x "
-                         f"(its second-to-last axis, shape {array.shape}), got {positions}")
+    if (
+        isinstance(positions, (int, np.integer))
+        and not isinstance(positions, bool)
+        and positions >= 0
+        and positions != n
+    ):
+        raise ValueError(
+            f"positions given as a count must equal the {n} positions of x "
+            f"(its second-to-last axis, shape {array.shape}), got {positions}"
+        )
     t = check_positions(positions)
     if t.size != n:
-        raise ValueError(f"positions must give one position for each of the {n} rows of x "
-                         f"(its second-to-last axis, shape {array.shape}), got {t.size}")
+        raise ValueError(
+            f"positions must give one position for each of the {n} rows of x "
+            f"(its second-to-last axis, shape {array.shape}), got {t.size}"
+        )
     theta = frequencies(d, base)
     layout = check_layout(layout)
 
@@ -92,7 +106,7 @@ def rope(x, positions, base=10000.0, layout="interleaved") -> np.ndarray:
     if layout == "interleaved":
         first, second = np.s_[..., 0::2], np.s_[..., 1::2]
     else:
-        first, second = np.s_[..., : d // 2], np.s_[..., d // 2:]
+        first, second = np.s_[..., : d // 2], np.s_[..., d // 2 :]
     out = np.empty_like(array)
     # A pair whose norm is beyond the largest float (1.7e308 in both coordinates) has no
     # finite rotation: refuse it rather than return inf.
@@ -100,8 +114,10 @@ def rope(x, positions, base=10000.0, layout="interleaved") -> np.ndarray:
         out[first] = array[first] * cos - array[second] * sin
         out[second] = array[first] * sin + array[second] * cos
     if not np.all(np.isfinite(out)):
-        raise ValueError(f"x is too large to rotate: a coordinate pair's rotation overflows "
-                         f"float64 (beyond {np.finfo(np.float64).max:.3g})")
+        raise ValueError(
+            f"x is too large to rotate: a coordinate pair's rotation overflows "
+            f"float64 (beyond {np.finfo(np.float64).max:.3g})"
+        )
     return out
 
 
@@ -164,10 +180,13 @@ def rope_partial_integral(x, u, base=10000.0) -> np.ndarray:
     out = np.empty(xv.shape, dtype=complex)
     narrow = (log_base < 1.0) & (xv - lower <= NARROW_WIDTH)
     wide = ~narrow
-    out[wide] = (uv[wide] - (cin(xv[wide]) - cin(lower[wide])) / log_base
-                 + 1j * (sici(xv[wide])[0] - sici(lower[wide])[0]) / log_base)
+    out[wide] = (
+        uv[wide]
+        - (cin(xv[wide]) - cin(lower[wide])) / log_base
+        + 1j * (sici(xv[wide])[0] - sici(lower[wide])[0]) / log_base
+    )
     if np.any(narrow):
-        t = np.multiply.outer(uv[narrow], _T_NODES)             # nodes on [0, u]
+        t = np.multiply.outer(uv[narrow], _T_NODES)  # nodes on [0, u]
         phases = xv[narrow][:, None] * np.exp(-log_base * t)
         out[narrow] = uv[narrow] * (np.exp(1j * phases) @ _T_WEIGHTS)
     return out
@@ -179,7 +198,8 @@ def rope_bound_continuum(x, d, base=10000.0, points=400):
     .. math:: \frac{1}{d/2}\sum_j |S_j(x)| \approx
               \frac{d}{2}\int_0^1 \Big|\int_0^u e^{\mathrm{i}x b^{-t}}\,dt\Big|\,du,
 
-    by the midpoint rule with ``points`` nodes in u; x > 0. Derived in chapter 12 (:ref:`ch12-decay`).
+    by the midpoint rule with ``points`` nodes in u; x > 0. Derived in chapter 12
+    (:ref:`ch12-decay`).
     """
     d = check_dimension(d)
     points = check_count(points, "points", 1)

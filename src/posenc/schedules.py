@@ -42,8 +42,10 @@ SERIES_BELOW = 0.05
 def _check_alpha(alpha) -> float:
     alpha = check_positive(alpha, "alpha")
     if not ALPHA_RANGE[0] <= alpha <= ALPHA_RANGE[1]:
-        raise ValueError(f"alpha must lie in [{ALPHA_RANGE[0]:g}, {ALPHA_RANGE[1]:g}] for "
-                         f"quadrature, got {alpha:g}")
+        raise ValueError(
+            f"alpha must lie in [{ALPHA_RANGE[0]:g}, {ALPHA_RANGE[1]:g}] for "
+            f"quadrature, got {alpha:g}"
+        )
     return alpha
 
 
@@ -80,24 +82,31 @@ def schedule_sum(x, d, schedule):
     float or ndarray of the shape of x
     """
     d = check_dimension(d)
-    schedule = check_callable(schedule, "schedule", "a callable mapping t in [0, 1) to θ(t)")
+    schedule = check_callable(
+        schedule, "schedule", "a callable mapping t in [0, 1) to θ(t)"
+    )
     values = check_real_array(x, "x")
     t = 2 * np.arange(d // 2) / d
     theta = check_real_array(schedule(t), "schedule(t)")
     if theta.shape != t.shape:
-        raise ValueError(f"schedule(t) must return one frequency per t, shape {t.shape}, "
-                         f"got shape {theta.shape}")
+        raise ValueError(
+            f"schedule(t) must return one frequency per t, shape {t.shape}, "
+            f"got shape {theta.shape}"
+        )
     with np.errstate(over="ignore", invalid="ignore"):
         angles = np.multiply.outer(values, theta)
     if not np.all(np.isfinite(angles)):
-        raise ValueError("x times schedule(t) overflows float64: the angles have no cosine")
+        raise ValueError(
+            "x times schedule(t) overflows float64: the angles have no cosine"
+        )
     out = np.cos(angles).mean(axis=-1)
     return float(out) if out.ndim == 0 else out
 
 
 def power_sum(x, d, alpha):
     r"""The finite sum of the power schedule :math:`\theta(t) = t^\alpha`:
-    :math:`\frac{2}{d}\sum_i \cos\big(x\,(2i/d)^\alpha\big)`. Derived in chapter 7 (:ref:`ch07-schedules`)."""
+    :math:`\frac{2}{d}\sum_i \cos\big(x\,(2i/d)^\alpha\big)`. Derived in chapter 7
+    (:ref:`ch07-schedules`)."""
     alpha = check_positive(alpha, "alpha")
     return schedule_sum(x, d, lambda t: t**alpha)
 
@@ -119,8 +128,10 @@ def power_integral_closed(x, alpha):
     """
     alpha = check_positive(alpha, "alpha")
     if alpha not in CLOSED_FORM_EXPONENTS:
-        raise ValueError(f"alpha must be one of {CLOSED_FORM_EXPONENTS} for a closed form, "
-                         f"got {alpha}; use power_integral for other exponents")
+        raise ValueError(
+            f"alpha must be one of {CLOSED_FORM_EXPONENTS} for a closed form, "
+            f"got {alpha}; use power_integral for other exponents"
+        )
     x = np.abs(check_real_array(x, "x"))
     small = x < SERIES_BELOW
     safe = np.where(small, 1.0, x)
@@ -130,7 +141,11 @@ def power_integral_closed(x, alpha):
         # 2 sin x / x + 2 (cos x - 1) / x^2: no x^2 that could overflow
         out = 2 * np.sin(safe) / safe + 2 * (np.cos(safe) - 1) / safe / safe
     else:
-        out = np.sqrt(np.pi / 2) / np.sqrt(safe) * fresnel(np.sqrt(2 / np.pi) * np.sqrt(safe))[1]
+        out = (
+            np.sqrt(np.pi / 2)
+            / np.sqrt(safe)
+            * fresnel(np.sqrt(2 / np.pi) * np.sqrt(safe))[1]
+        )
     out = np.where(small, _series(np.where(small, x, 0.0), alpha), out)
     return float(out) if out.ndim == 0 else out
 
@@ -157,8 +172,10 @@ def power_integral_jacobi(x, alpha, nodes=400):
     nodes = check_count(nodes, "nodes", 1)
     x = check_real_array(x, "x")
     if np.any(np.abs(x) > JACOBI_MAX_X):
-        raise ValueError(f"x must satisfy |x| <= {JACOBI_MAX_X:g} for the Gauss–Jacobi rule, "
-                         f"got {np.abs(x).max():g}; use power_integral_quad")
+        raise ValueError(
+            f"x must satisfy |x| <= {JACOBI_MAX_X:g} for the Gauss–Jacobi rule, "
+            f"got {np.abs(x).max():g}; use power_integral_quad"
+        )
     u, w = _jacobi_rule(alpha, nodes)
     out = np.cos(np.multiply.outer(x, u)) @ w
     return float(out) if out.ndim == 0 else out
@@ -190,7 +207,8 @@ def power_integral_quad(x, alpha):
     :math:`u = \min(1, 1/x)`: the head, where the cosine does not oscillate yet (and the
     amplitude may be infinite at 0), goes to the adaptive rule; the tail to QAWO, the
     oscillatory rule for a smooth amplitude times :math:`\cos(xu)`. Accurate to about
-    :math:`10^{-13}`. Derived in chapter 7 (:ref:`ch07-closed-forms`) and used again in the special-functions appendix.
+    :math:`10^{-13}`. Derived in chapter 7 (:ref:`ch07-closed-forms`) and used again in
+    the special-functions appendix.
     """
     x = check_positive(x, "x")
     alpha = _check_alpha(alpha)
@@ -201,10 +219,14 @@ def power_integral_quad(x, alpha):
         return u ** (1 / alpha - 1) / alpha
 
     split = min(1.0, 1.0 / x)
-    head = quad(lambda u: amplitude(u) * np.cos(x * u), 0, split, epsabs=1e-14, limit=200)[0]
+    head = quad(
+        lambda u: amplitude(u) * np.cos(x * u), 0, split, epsabs=1e-14, limit=200
+    )[0]
     tail = 0.0
     if split < 1:
-        tail = quad(amplitude, split, 1, weight="cos", wvar=x, epsabs=1e-14, limit=200)[0]
+        tail = quad(amplitude, split, 1, weight="cos", wvar=x, epsabs=1e-14, limit=200)[
+            0
+        ]
     return head + tail
 
 
@@ -227,9 +249,12 @@ def first_trough(alpha):
     if not interior.size:
         raise ValueError(f"alpha = {alpha} has no trough of J_alpha on [0.5, 12]")
     k = interior[0] + 1
-    res = minimize_scalar(lambda z: power_integral_jacobi(z, alpha, nodes=120),
-                          bounds=(xs[k - 1], xs[k + 1]), method="bounded",
-                          options={"xatol": 1e-12})
+    res = minimize_scalar(
+        lambda z: power_integral_jacobi(z, alpha, nodes=120),
+        bounds=(xs[k - 1], xs[k + 1]),
+        method="bounded",
+        options={"xatol": 1e-12},
+    )
     return float(res.x), float(res.fun)
 
 
@@ -240,13 +265,18 @@ def critical_exponent() -> float:
 
     Integration by parts gives :math:`J_\alpha(x) = \cos x - \alpha x J_\alpha'(x)`, so at a
     critical point :math:`J_\alpha(x^*) = \cos x^*`, and the first trough touches zero exactly
-    when it sits at :math:`x = 3\pi/2`; :math:`\alpha_c` is the root of :math:`J_\alpha(3\pi/2) = 0`,
+    when it sits at :math:`x = 3\pi/2`; :math:`\alpha_c` is the root of
+    :math:`J_\alpha(3\pi/2) = 0`,
     computed in mpmath (30 digits) from the hypergeometric form
     :math:`J_\alpha(x) = {}_1F_2\big(\tfrac{1}{2\alpha}; \tfrac12, 1 + \tfrac{1}{2\alpha};
-    -x^2/4\big)`. Derived in chapter 7 (:ref:`ch07-crossings`) (lemma "Values at the critical points").
+    -x^2/4\big)`. Derived in chapter 7 (:ref:`ch07-crossings`) (lemma "Values at the
+    critical points").
     """
     with mp.workdps(30):
         root = mp.findroot(
-            lambda a: mp.hyp1f2(1 / (2 * a), mp.mpf(1) / 2, 1 + 1 / (2 * a),
-                                -(3 * mp.pi / 2) ** 2 / 4), 1.45)
+            lambda a: mp.hyp1f2(
+                1 / (2 * a), mp.mpf(1) / 2, 1 + 1 / (2 * a), -((3 * mp.pi / 2) ** 2) / 4
+            ),
+            1.45,
+        )
     return float(root)

@@ -49,7 +49,8 @@ def diagonal_means(matrix) -> np.ndarray:
 
 def toeplitz_fit(matrix) -> np.ndarray:
     r"""The best symmetric Toeplitz approximation :math:`T_{mn} = \bar g(|m - n|)` of a square
-    matrix (:func:`diagonal_means` spread along the diagonals). Derived in chapter 9 (:ref:`ch09-gram`); used for
+    matrix (:func:`diagonal_means` spread along the diagonals). Derived in chapter 9
+    (:ref:`ch09-gram`); used for
     chapter 8's cross term."""
     matrix = _check_square(matrix)
     n = len(matrix)
@@ -64,15 +65,17 @@ def _toeplitz_hankel_design(n: int):
     m, k = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
     rows = np.arange(n * n)
     cols = np.r_[(m - k).ravel() + n - 1, (m + k).ravel() + 2 * n - 1]
-    design = sparse.csr_matrix((np.ones(2 * n * n), (np.r_[rows, rows], cols)),
-                               shape=(n * n, 4 * n - 2))
+    design = sparse.csr_matrix(
+        (np.ones(2 * n * n), (np.r_[rows, rows], cols)), shape=(n * n, 4 * n - 2)
+    )
     return design, np.linalg.pinv((design.T @ design).toarray())
 
 
 def toeplitz_hankel_fit(matrix) -> np.ndarray:
     r"""The least-squares best :math:`f(m - n) + g(m + n)` for a square matrix: one unknown per
     diagonal and one per anti-diagonal. The fitted sum is unique even though the split between
-    f and g is not (a constant can move between them). Derived in chapter 8 (:ref:`ch08-diagonal`)."""
+    f and g is not (a constant can move between them). Derived in chapter 8
+    (:ref:`ch08-diagonal`)."""
     matrix, scale = _scaled(_check_square(matrix))
     design, normal_pinv = _toeplitz_hankel_design(len(matrix))
     fit = (design @ (normal_pinv @ (design.T @ matrix.ravel()))).reshape(matrix.shape)
@@ -81,11 +84,14 @@ def toeplitz_hankel_fit(matrix) -> np.ndarray:
 
 def variance_explained(matrix, fit) -> float:
     r"""The fraction of variance of ``matrix`` that ``fit`` explains,
-    :math:`R^2 = 1 - \|C - F\|_F^2 / \|C - \bar C\|_F^2`. Derived in chapter 9 (:ref:`ch09-gram`)."""
+    :math:`R^2 = 1 - \|C - F\|_F^2 / \|C - \bar C\|_F^2`. Derived in chapter 9
+    (:ref:`ch09-gram`)."""
     matrix = _check_square(matrix)
     fit = check_real_array(fit, "fit")
     if fit.shape != matrix.shape:
-        raise ValueError(f"fit must have the shape of matrix {matrix.shape}, got {fit.shape}")
+        raise ValueError(
+            f"fit must have the shape of matrix {matrix.shape}, got {fit.shape}"
+        )
     if np.all(matrix == matrix.flat[0]):
         raise ValueError("matrix must not be constant: its variance is zero")
     # R^2 does not change when both are divided by the same number; dividing by the largest

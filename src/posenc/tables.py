@@ -12,7 +12,6 @@ import numpy as np
 
 from ._validate import check_count, check_real_array
 
-
 #: Largest entry a table may hold: energies and covariances square the entries.
 MAX_ENTRY = 1e150
 
@@ -20,8 +19,10 @@ MAX_ENTRY = 1e150
 def _check_table(table) -> np.ndarray:
     table = check_real_array(table, "table", ndim=2, nonempty=True)
     if np.max(np.abs(table)) > MAX_ENTRY:
-        raise ValueError(f"table must hold entries of magnitude at most {MAX_ENTRY:g}, whose "
-                         f"squares stay finite; got {np.max(np.abs(table)):g}")
+        raise ValueError(
+            f"table must hold entries of magnitude at most {MAX_ENTRY:g}, whose "
+            f"squares stay finite; got {np.max(np.abs(table)):g}"
+        )
     return table
 
 
@@ -51,7 +52,9 @@ def reference_tables(table, seed=0) -> dict[str, np.ndarray]:
 
     Derived in chapter 9 (:ref:`ch09-spectrum`).
     """
-    table = check_real_array(table, "table", ndim=2, nonempty=True)  # nothing is squared
+    table = check_real_array(
+        table, "table", ndim=2, nonempty=True
+    )  # nothing is squared
     seed = check_count(seed, "seed", 0)
     shuffled = table[np.random.default_rng(seed).permutation(len(table))]
     rng = np.random.default_rng(seed)
@@ -97,13 +100,17 @@ def top_k_share(table, ks=(1, 2, 4, 8, 16)) -> np.ndarray:
     frequencies, averaged over the columns. Derived in chapter 9 (:ref:`ch09-spectrum`)."""
     table = _check_table(table)
     if np.any(np.ptp(table, axis=0) == 0):
-        raise ValueError("table must have no constant column: its energy share is undefined")
+        raise ValueError(
+            "table must have no constant column: its energy share is undefined"
+        )
     if isinstance(ks, (str, bytes)) or not hasattr(ks, "__iter__"):
         raise ValueError(f"ks must be a sequence of positive integers, got {ks!r}")
     ks = np.asarray([check_count(k, "ks", 1) for k in ks], dtype=int)
     # shares do not change when the table is scaled; scale it so that no energy underflows
     energy = np.sort(band_energy(table / np.max(np.abs(table))), axis=0)[::-1]
     if np.any(ks > len(energy)):
-        raise ValueError(f"ks must not exceed the {len(energy)} DFT frequencies, got {ks.max()}")
+        raise ValueError(
+            f"ks must not exceed the {len(energy)} DFT frequencies, got {ks.max()}"
+        )
     share = np.cumsum(energy, axis=0) / energy.sum(axis=0)
     return share[ks - 1].mean(axis=1)
