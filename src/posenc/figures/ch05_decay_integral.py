@@ -129,7 +129,7 @@ def decay_figure():
         DECAY_BASES, power_label, "base b = ", b0,
         lambda m: [True] + [d == m for d in DECAY_DIMS], DECAY_DIMS, lambda d: f"d = {d}", d0)
     fig.update_layout(**base_layout(
-        "relative distance x = m − n (log scale)", "normalised inner product",
+        "distance x (log scale)", "normalised inner product",
         sliders=sliders, updatemenus=menus, shapes=[zero_line()]))
     fig.update_xaxes(type="log", range=[0, 5])
     fig.update_yaxes(range=[-0.35, 1.05])
