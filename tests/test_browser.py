@@ -344,9 +344,10 @@ def test_interactive_figure_draws_and_responds(browser, server, relative, name):
         timeout=5000,
     )
 
-    controls = div.locator(".slider-rail-touch-rect").count() + div.locator(
-        ".updatemenu-header-group"
-    ).count()
+    controls = (
+        div.locator(".slider-rail-touch-rect").count()
+        + div.locator(".updatemenu-header-group").count()
+    )
     assert controls, "an interactive figure without a slider or a menu"
 
     # the slider: a click at the left end of its rail selects the first value
@@ -379,7 +380,9 @@ PARTS = """(selector) => {
 
 @pytest.mark.parametrize("screen", ["desktop", "phone"])
 @pytest.mark.parametrize(("relative", "name"), INTERACTIVE)
-def test_interactive_figure_parts_do_not_overlap(browser, server, relative, name, screen):
+def test_interactive_figure_parts_do_not_overlap(
+    browser, server, relative, name, screen
+):
     """Legend, plot area, axis title, slider and menu each have their own space, on a desktop
     and on a 390 px phone (side by side, the menu once covered the slider's label and the axis
     title on a phone), and stay inside the figure."""

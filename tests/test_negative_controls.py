@@ -107,10 +107,10 @@ def test_check_cells_are_folded_under_their_proofs(chapter):
     )
 
 
-@pytest.mark.site
 PLAIN_QUOTES = str.maketrans("\u2018\u2019\u201c\u201d", "''\"\"")
 
 
+@pytest.mark.site
 def test_verdicts_are_visible_on_the_pages(built_site):
     """Each check's verdict line is in the page, next to its folded code."""
     from bs4 import BeautifulSoup
@@ -121,7 +121,9 @@ def test_verdicts_are_visible_on_the_pages(built_site):
         text = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").get_text(
             " "
         )
-        text = text.translate(PLAIN_QUOTES)  # Sphinx's smartquotes curl the page's quotes
+        text = text.translate(
+            PLAIN_QUOTES
+        )  # Sphinx's smartquotes curl the page's quotes
         for record in records(executed(chapter)).values():
             if record["verdict"].translate(PLAIN_QUOTES) not in text:
                 missing.append((chapter.name, record["label"]))
