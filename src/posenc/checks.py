@@ -410,17 +410,21 @@ _WATCHERS: dict[int, Watcher] = {}
 
 def watch(chapter: str) -> None:
     """Turn on verdicts and negative controls for the chapter file ``chapter`` (relative to
-    the working directory, which is ``book/`` in the build and in JupyterLab). Idempotent."""
+    the working directory, which is ``book/`` in the build and in JupyterLab; a notebook
+    downloaded from the site is found under the same name with ``.ipynb``). Idempotent."""
     from IPython import get_ipython
 
     shell = get_ipython()
     if shell is None:
         raise RuntimeError("posenc.checks.watch runs in an IPython kernel (a notebook)")
     path = Path(chapter)
+    if not path.is_file() and path.with_suffix(".ipynb").is_file():
+        # a chapter downloaded from the site as a notebook carries the same cells and metadata
+        path = path.with_suffix(".ipynb")
     if not path.is_file():
         raise ValueError(
             f"chapter must name the chapter's file, got {chapter!r}, which does "
-            f"not exist in {Path.cwd()}"
+            f"not exist in {Path.cwd()} (nor does {path.with_suffix('.ipynb').name})"
         )
     old = _WATCHERS.pop(id(shell), None)
     if old is not None:
