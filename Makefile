@@ -10,18 +10,25 @@ UV     := $(BIN)/uv
 STAMP  := $(VENV)/.installed
 LAB_STAMP := $(VENV)/.installed-lab
 HTML   := _build/html
+# The print edition: its name is the LaTeX target in _config.yml (latex: latex_documents).
+PDF_NAME := $(shell sed -n 's/^ *targetname: *\(.*\)[.]tex *$$/\1/p' _config.yml)
+PDF    := _build/pdf/$(PDF_NAME).pdf
+# Debian packages `make pdf` needs (.ci/run installs them when xelatex, latexmk, the fonts
+# or poppler-utils are missing)
+PDF_DEBS := texlive-xetex texlive-latex-extra texlive-fonts-recommended \
+  texlive-lang-chinese latexmk fonts-freefont-otf fonts-dejavu-core poppler-utils
 PORT   ?= 8000
 # pytest's selection for `make check`: everything that needs neither a build nor the built
 # site, nor renders every figure
-FAST   := not build and not site and not browser and not render
-# what `make test` runs while the book builds: all but the site, browser and figure renders
-BESIDE_BUILD := not site and not browser and not render
+FAST   := not build and not site and not browser and not render and not pdf
+# what `make test` runs while the book builds: all but the site, browser, figure renders and PDF
+BESIDE_BUILD := not site and not browser and not render and not pdf
 PYTEST_PARALLEL := -n 2 --dist loadfile
 # `make lock UPGRADE=--upgrade` (or `UPGRADE="--upgrade-package numpy"`) to move pins on purpose
 UPGRADE ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help book test check lint figures bench lab notebooks serve clean lock vendor
+.PHONY: help book pdf test check lint figures bench lab notebooks serve clean lock vendor
 
 help:
 	@echo "Sinusoidal Position Encoding, Derived (the table is in CONTRIBUTING.md)"
@@ -48,11 +55,31 @@ book: $(STAMP)
 	  || { rm -rf _build/.doctrees; echo "make book: the strict build failed (see above)"; exit 1; }
 	@echo "make book: open $(HTML)/index.html, or run 'make serve'"
 
+# The print edition, from the same chapters and the same execution cache as `make book` (after
+# `make book` nothing executes again): Sphinx's LaTeX writer (strict, as the site), then XeLaTeX
+# through latexmk. The PDF lands in _build/pdf/, and beside the site's root when there is a
+# site (the landing page links it there; tools/print_ext.py copies it on later HTML builds).
+pdf: $(STAMP)
+	@for tool in xelatex latexmk pdffonts; do command -v $$tool >/dev/null || { \
+	  echo "make pdf: $$tool is missing; install Debian's $(PDF_DEBS)"; \
+	  echo "  (bash .ci/run does, before make test)"; exit 1; }; done
+	@# a fresh LaTeX folder: latexmk would otherwise trust the auxiliary files of an older run
+	@start=$$(date +%s); rm -rf _build/latex; \
+	$(BIN)/jupyter-book build . --builder latex -W -n --keep-going \
+	  || { rm -rf _build/.doctrees; echo "make pdf: the strict LaTeX build failed (see above)"; exit 1; }; \
+	$(MAKE) --no-print-directory -C _build/latex all-pdf LATEXMKOPTS=-silent > _build/latex/xelatex.log 2>&1 \
+	  || { tail -40 _build/latex/xelatex.log; tail -40 _build/latex/$(PDF_NAME).log; \
+	       echo "make pdf: XeLaTeX failed (_build/latex/$(PDF_NAME).log)"; exit 1; }; \
+	mkdir -p _build/pdf && cp _build/latex/$(PDF_NAME).pdf $(PDF); \
+	if [ -d $(HTML) ]; then cp $(PDF) $(HTML)/; fi; \
+	echo "make pdf: $(PDF), $$(pdfinfo $(PDF) | awk '/^Pages/ {print $$2}') pages, built in $$(( $$(date +%s) - start )) s"
+
 # Lint runs first (seconds); a finding fails the target only at the end, after every test
 # has run. The strict build runs one notebook at a time, leaving a core free, so while it
 # runs (its log is printed when it ends) the tests that need no built site run beside it:
 # library tests and the small books of the build and fault tests. Then, once the book has
-# built, the tests of the built site and the browser, with the figure renders.
+# built, the print edition (`make pdf`, from the same execution cache: nothing executes again),
+# then the tests of the built site, the PDF and the browser, with the figure renders.
 # pytest runs in two processes (pytest-xdist), one test file per process at a time, so that
 # a file's module fixtures (the browser pass, the figure renders) are computed once.
 # JupyterLab too: tests/test_routes.py opens a chapter in it, as `make lab` does.
@@ -64,6 +91,8 @@ test: $(STAMP) $(LAB_STAMP)
 	  exit $$built; } & book=$$!; \
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "$(BESIDE_BUILD)"; beside=$$?; \
 	wait $$book; built=$$?; cat _build/book.log; [ $$built = 0 ] || exit $$built; \
+	$(MAKE) --no-print-directory pdf > _build/pdf.log 2>&1; printed=$$?; cat _build/pdf.log; \
+	[ $$printed = 0 ] || exit $$printed; \
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not ($(BESIDE_BUILD))" \
 	  && exit $$(( beside || $${lint:-0} ))
 

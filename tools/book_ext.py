@@ -200,7 +200,10 @@ def load_plotly_where_needed(
 def unique_ids(app: Sphinx, doctree, docname: str) -> None:
     """Number repeated ids: sphinx-proof and sphinx-exercise give every proof, exercise
     and solution body the same id ("proof", "proof-content", ...), which is invalid
-    HTML."""
+    HTML. Only in HTML: the LaTeX builder resolves the whole book as one doctree, where
+    renumbering would rename each chapter's own anchors and break the links to them."""
+    if app.builder.format != "html":
+        return
     seen: set[str] = set()
     for node in doctree.findall(
         lambda n: bool(getattr(n, "get", None) and n.get("ids"))

@@ -19,6 +19,7 @@ The rules, checked when a module registers its figures:
 
 from __future__ import annotations
 
+import base64
 import io
 import re
 from collections.abc import Callable, Iterable
@@ -146,14 +147,21 @@ def build(name: str):
 def render(name: str, fmt: str) -> bytes:
     """The static figure called ``name`` as ``fmt`` bytes ("svg", "png" or "pdf"),
     deterministic."""
-    if fmt not in FORMATS:
-        raise ValueError(f"fmt must be one of {FORMATS}, got {fmt!r}")
+    return _render_formats(name, (fmt,))[fmt]
+
+
+def _render_formats(name: str, fmts: Iterable[str]) -> dict[str, bytes]:
+    """The static figure called ``name`` built once and saved in each of ``fmts``."""
+    fmts = tuple(fmts)
+    for fmt in fmts:
+        if fmt not in FORMATS:
+            raise ValueError(f"fmt must be one of {FORMATS}, got {fmt!r}")
     if entry(name).kind != STATIC:
-        raise ValueError(f"name must be a static figure to render as {fmt}, got the interactive "
-                         f"{name!r} (its static twin is {entry(name).twin!r})")
+        raise ValueError(f"name must be a static figure to render as {fmts[0]}, got the "
+                         f"interactive {name!r} (its static twin is {entry(name).twin!r})")
     fig = build(name)
     try:
-        return _save(fig, fmt)
+        return {fmt: _save(fig, fmt) for fmt in fmts}
     finally:
         # Closed at once: pyplot would otherwise keep it (and a notebook would show it twice).
         plt.close(fig)
@@ -167,29 +175,47 @@ def _save(fig: Figure, fmt: str) -> bytes:
 
 
 class RenderedFigure:
-    """A rendered SVG that a notebook displays as is (IPython's ``SVG`` would rewrite it)."""
+    """A rendered figure that a notebook displays as is (IPython's ``SVG`` would rewrite it):
+    the SVG for the website and JupyterLab, and the same figure as vector PDF for the print
+    edition (MyST-NB's LaTeX builder prefers ``application/pdf``; the HTML builder ignores it).
+    Both are the bytes that ``make figures`` writes."""
 
-    def __init__(self, name: str, svg: bytes):
+    def __init__(self, name: str, svg: bytes, pdf: str = ""):
         self.name = name
         self.data = svg.decode("utf-8")
+        self.pdf = pdf
 
     def _repr_svg_(self) -> str:
         return self.data
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        bundle = {"image/svg+xml": self.data, "text/plain": repr(self)}
+        if self.pdf:
+            bundle["application/pdf"] = self.pdf
+        return bundle
 
     def __repr__(self) -> str:
         return f"<figure {self.name}>"
 
 
 def show(name: str):
-    """Display the figure called ``name`` in a notebook: a static figure as the same SVG bytes
-    that ``make figures`` writes, an interactive one as Plotly HTML (website) and Plotly's mime
-    type (JupyterLab)."""
+    """Display the figure called ``name`` in a notebook: a static figure as the same SVG and PDF
+    bytes that ``make figures`` writes, an interactive one as Plotly HTML (website), Plotly's
+    mime type (JupyterLab) and its static twin's PDF (the print edition)."""
     found = entry(name)
     if found.kind == INTERACTIVE:
         from ._plotly import InteractiveFigure
 
-        return InteractiveFigure(name, build(name), found.description)
-    return RenderedFigure(name, render(name, "svg"))
+        # printed as its static twin (same number and caption: the chapter's cell metadata)
+        twin = _b64(render(found.twin, "pdf"))
+        return InteractiveFigure(name, build(name), found.description, twin)
+    rendered = _render_formats(name, ("svg", "pdf"))
+    return RenderedFigure(name, rendered["svg"], _b64(rendered["pdf"]))
+
+
+def _b64(data: bytes) -> str:
+    """Binary output as a notebook stores it: base64 text."""
+    return base64.b64encode(data).decode("ascii")
 
 
 def write_all(outdir: str | Path, selected: Iterable[str] | None = None) -> list[Path]:

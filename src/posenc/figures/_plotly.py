@@ -114,10 +114,11 @@ class InteractiveFigure:
     """What ``show`` returns for an interactive figure: HTML for the website, Plotly's mime type
     for Jupyter."""
 
-    def __init__(self, name: str, figure, description: str):
+    def __init__(self, name: str, figure, description: str, pdf: str = ""):
         self.name = name
         self.figure = figure
         self.description = description
+        self.pdf = pdf  # the static twin as base64 PDF: what the print edition shows
 
     def spec(self) -> dict:
         spec = json.loads(self.figure.to_json())
@@ -143,6 +144,8 @@ class InteractiveFigure:
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
         bundle = {"text/html": self._repr_html_(), "text/plain": repr(self)}
+        if self.pdf:
+            bundle["application/pdf"] = self.pdf
         if os.environ.get(HTML_ONLY_VARIABLE) != "1":
             # JupyterLab draws this with the jupyterlab-plotly renderer that ships with plotly
             # (the HTML above needs the page's Plotly bundle, which only the website has)
