@@ -19,7 +19,11 @@ TARGET = yaml.safe_load((ROOT / "_config.yml").read_text())["latex"]["latex_docu
 ]
 PDF = ROOT / "_build" / "pdf" / Path(TARGET).with_suffix(".pdf").name
 LOG = ROOT / "_build" / "latex" / Path(TARGET).with_suffix(".log").name
-SOURCES = [*toc_files(), ROOT / "_config.yml", *sorted((ROOT / "src" / "posenc").rglob("*.py"))]
+SOURCES = [
+    *toc_files(),
+    ROOT / "_config.yml",
+    *sorted((ROOT / "src" / "posenc").rglob("*.py")),
+]
 
 
 def run(*command: str) -> str:
@@ -54,20 +58,29 @@ def test_every_chapter_and_appendix_title_is_printed(text):
 
 
 def test_no_unresolved_reference(pdf, text):
-    assert "??" not in text, f"'??' in the PDF: …{text[max(0, text.find('??') - 80):][:160]}…"
+    assert "??" not in text, (
+        f"'??' in the PDF: …{text[max(0, text.find('??') - 80) :][:160]}…"
+    )
     log = LOG.read_text(encoding="utf-8", errors="replace")
     undefined = re.findall(r"(?:Hyper r|R)eference `([^']+)' on page", log)
-    assert not undefined, f"undefined references in the LaTeX log: {sorted(set(undefined))[:10]}"
+    assert not undefined, (
+        f"undefined references in the LaTeX log: {sorted(set(undefined))[:10]}"
+    )
 
 
 def test_every_figure_is_printed_not_a_placeholder(pdf, text):
     for placeholder in ("<figure fig-", "<interactive figure fig-"):
         assert placeholder not in text, f"a figure printed as {placeholder}…>"
     # every figure cell of the chapters (static and interactive) has its numbered caption
-    names = [name for page in toc_files()
-             for name in re.findall(r'^show\("(fig-[a-z0-9-]+)"\)', page.read_text(), re.M)]
+    names = [
+        name
+        for page in toc_files()
+        for name in re.findall(r'^show\("(fig-[a-z0-9-]+)"\)', page.read_text(), re.M)
+    ]
     captions = set(re.findall(r"Fig\. (\d+\.\d+):", text))
-    assert len(captions) == len(names), f"{len(captions)} figure captions for {len(names)} figures"
+    assert len(captions) == len(names), (
+        f"{len(captions)} figure captions for {len(names)} figures"
+    )
 
 
 def test_page_count_is_plausible(pdf):

@@ -201,7 +201,9 @@ def jupyterlab(tmp_path):
         server.terminate()
         try:
             server.wait(timeout=30)
-        except subprocess.TimeoutExpired:  # a kernel slow to shut down on a busy machine
+        except (
+            subprocess.TimeoutExpired
+        ):  # a kernel slow to shut down on a busy machine
             server.kill()
             server.wait(timeout=30)
 

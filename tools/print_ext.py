@@ -40,13 +40,22 @@ class PrintFoldedCells(SphinxPostTransform):
 
     def run(self, **kwargs) -> None:
         for cell in list(self.document.findall(nodes.container)):
-            if cell.get("nb_element") != "cell_code" or cell.get("hide_mode") != "input":
+            if (
+                cell.get("nb_element") != "cell_code"
+                or cell.get("hide_mode") != "input"
+            ):
                 continue
-            if not cell.children or cell.children[0].get("nb_element") != "cell_code_source":
+            if (
+                not cell.children
+                or cell.children[0].get("nb_element") != "cell_code_source"
+            ):
                 continue
             source = cell.children[0]
             outputs = cell.children[1:]
-            if any(next(output.findall(nodes.figure), None) is not None for output in outputs):
+            if any(
+                next(output.findall(nodes.figure), None) is not None
+                for output in outputs
+            ):
                 cell.remove(source)
                 continue
             source["classes"].append(CHECK_CLASS)
@@ -70,8 +79,9 @@ class LabelExercises(SphinxPostTransform):
                 continue
             docname = registry[exercise["label"]]["docname"]
             label = f"\\phantomsection\\label{{\\detokenize{{{docname}:{exercise['label']}}}}}"
-            exercise.parent.insert(exercise.parent.index(exercise),
-                                   nodes.raw("", label, format="latex"))
+            exercise.parent.insert(
+                exercise.parent.index(exercise), nodes.raw("", label, format="latex")
+            )
 
 
 class UnnumberedIntroduction(SphinxPostTransform):
@@ -87,15 +97,26 @@ class UnnumberedIntroduction(SphinxPostTransform):
         top = next(iter(self.document.findall(nodes.section)), None)
         if top is None or self.env.docname != self.config.root_doc:
             return
-        for section in [child for child in top.children if isinstance(child, nodes.section)]:
+        for section in [
+            child for child in top.children if isinstance(child, nodes.section)
+        ]:
             if next(section.findall(nodes.compound), None) is not None:
                 continue  # holds the book's toctree: the chapters themselves
             heading = nodes.rubric("", "", *section[0].children)
             top.replace(section, [heading, *section.children[1:]])
-        start = nodes.raw("", "\\chapter*{Introduction}\\addcontentsline{toc}{chapter}"
-                              "{Introduction}\n", format="latex")
-        first = next((i for i, child in enumerate(top.children)
-                      if not isinstance(child, (nodes.title, nodes.target))), len(top))
+        start = nodes.raw(
+            "",
+            "\\chapter*{Introduction}\\addcontentsline{toc}{chapter}{Introduction}\n",
+            format="latex",
+        )
+        first = next(
+            (
+                i
+                for i, child in enumerate(top.children)
+                if not isinstance(child, (nodes.title, nodes.target))
+            ),
+            len(top),
+        )
         top.insert(first, start)
 
 
@@ -118,7 +139,9 @@ class DropPdfLinkInPrint(SphinxPostTransform):
         for link in list(self.document.findall(nodes.reference)):
             if LINK_CLASS in link.get("classes", []):
                 block = link.parent
-                while not isinstance(block, nodes.paragraph) and block.parent is not None:
+                while (
+                    not isinstance(block, nodes.paragraph) and block.parent is not None
+                ):
                     block = block.parent
                 if isinstance(block.parent, nodes.list_item) and len(block.parent) == 1:
                     block = block.parent  # a list item of its own: the item goes

@@ -85,18 +85,24 @@ _REGISTRY: dict[str, Entry] = {}
 def _register(entry: Entry) -> None:
     match = NAME_RULE.match(entry.name)
     if not match:
-        raise ValueError(f"name must look like 'fig-chNN-what' (lower case, digits and "
-                         f"hyphens), got {entry.name!r}")
+        raise ValueError(
+            f"name must look like 'fig-chNN-what' (lower case, digits and "
+            f"hyphens), got {entry.name!r}"
+        )
     module = entry.builder.__module__.rsplit(".", 1)[-1]
     module_match = MODULE_RULE.match(module)
     if module_match and module_match.group(1) != match.group(1):
-        raise ValueError(f"name {entry.name!r} must start with 'fig-{module_match.group(1)}-': "
-                         f"it is defined in {module}")
+        raise ValueError(
+            f"name {entry.name!r} must start with 'fig-{module_match.group(1)}-': "
+            f"it is defined in {module}"
+        )
     previous = _REGISTRY.get(entry.name)
     # Re-importing the same module (importlib.reload, %autoreload) redefines its figures.
     if previous is not None and previous.origin != entry.origin:
-        raise ValueError(f"figure {entry.name!r} is defined twice: in {previous.origin} "
-                         f"and in {entry.origin}")
+        raise ValueError(
+            f"figure {entry.name!r} is defined twice: in {previous.origin} "
+            f"and in {entry.origin}"
+        )
     _REGISTRY[entry.name] = entry
 
 
@@ -125,13 +131,19 @@ def interactive_figure(name: str, description: str, twin: str):
 def names(kind: str | None = None) -> list[str]:
     """Names of the registered figures (of one ``kind``, "static" or "interactive")."""
     if kind not in (None, STATIC, INTERACTIVE):
-        raise ValueError(f"kind must be None, {STATIC!r} or {INTERACTIVE!r}, got {kind!r}")
-    return sorted(name for name, entry in _REGISTRY.items() if kind in (None, entry.kind))
+        raise ValueError(
+            f"kind must be None, {STATIC!r} or {INTERACTIVE!r}, got {kind!r}"
+        )
+    return sorted(
+        name for name, entry in _REGISTRY.items() if kind in (None, entry.kind)
+    )
 
 
 def entry(name: str) -> Entry:
     if name not in _REGISTRY:
-        raise ValueError(f"name must be a registered figure ({', '.join(names())}), got {name!r}")
+        raise ValueError(
+            f"name must be a registered figure ({', '.join(names())}), got {name!r}"
+        )
     return _REGISTRY[name]
 
 
@@ -157,8 +169,10 @@ def _render_formats(name: str, fmts: Iterable[str]) -> dict[str, bytes]:
         if fmt not in FORMATS:
             raise ValueError(f"fmt must be one of {FORMATS}, got {fmt!r}")
     if entry(name).kind != STATIC:
-        raise ValueError(f"name must be a static figure to render as {fmts[0]}, got the "
-                         f"interactive {name!r} (its static twin is {entry(name).twin!r})")
+        raise ValueError(
+            f"name must be a static figure to render as {fmts[0]}, got the "
+            f"interactive {name!r} (its static twin is {entry(name).twin!r})"
+        )
     fig = build(name)
     try:
         return {fmt: _save(fig, fmt) for fmt in fmts}
@@ -225,7 +239,9 @@ def write_all(outdir: str | Path, selected: Iterable[str] | None = None) -> list
     selected = names(STATIC) if selected is None else list(selected)
     for name in selected:
         if entry(name).kind != STATIC:
-            raise ValueError(f"selected must name static figures, got the interactive {name!r}")
+            raise ValueError(
+                f"selected must name static figures, got the interactive {name!r}"
+            )
     written = []
     for name in selected:
         # Built once and saved in every format (the same bytes as render(name, fmt) for each
@@ -262,7 +278,9 @@ from . import (  # noqa: E402,F401
 def _check_twins() -> None:
     for found in _REGISTRY.values():
         if found.kind == INTERACTIVE and entry(found.twin).kind != STATIC:
-            raise ValueError(f"twin of {found.name!r} must be a static figure, got {found.twin!r}")
+            raise ValueError(
+                f"twin of {found.name!r} must be a static figure, got {found.twin!r}"
+            )
 
 
 _check_twins()

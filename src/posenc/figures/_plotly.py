@@ -137,7 +137,8 @@ class InteractiveFigure:
             f'style="width:100%;height:{height}px"></div>\n'
             "<script>(function () {\n"
             f"  var spec = {spec};\n"
-            f"  function draw() {{ Plotly.newPlot(\"{element}\", spec.data, spec.layout, spec.config); }}\n"
+            f"  function draw() {{ Plotly.newPlot(\"{element}\", spec.data, spec.layout,"
+            " spec.config); }\n"
             "  if (window.Plotly) { draw(); } else { window.addEventListener(\"load\", draw); }\n"
             "})();</script>"
         )
