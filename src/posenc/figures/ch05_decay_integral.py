@@ -1,12 +1,21 @@
-"""Figures of chapter 5, from sum to integral: the decay integral and its regimes."""
+"""Figures of chapter 5, from sum to integral: phasors, the decay integral and its regimes."""
 
 import matplotlib.pyplot as plt
 import numpy as np
 from scipy.special import sici
 
-from .. import decay_first_zero, decay_integral, decay_sum
+from .. import decay_first_zero, decay_integral, decay_sum, frequencies
 from . import figure, interactive_figure
-from ._plotly import COLORS, base_layout, power_label, rounded, slider_and_menu, zero_line
+from ._plotly import (
+    COLORS,
+    MENU_BELOW,
+    SLIDER_BELOW,
+    base_layout,
+    power_label,
+    rounded,
+    slider_and_menu,
+    zero_line,
+)
 from ._widgets import dimension_slider, explorer, log_slider
 
 BASE = 1.0e4
@@ -18,7 +27,7 @@ def decay_su_range():
     k = np.arange(-128, 129, dtype=float)
     fig, ax = plt.subplots(figsize=(8, 3.4))
     ax.plot(x, decay_integral(x, BASE), color="C0", lw=2.0,
-            label="integral $\\int_0^1 \\cos(x\\, b^{-t})\\, dt$")
+            label="integral $\\int_0^1 \\cos(x\\, b^{-\\nu})\\, d\\nu$")
     ax.plot(k, decay_sum(k, 128, BASE), "o", color="C3", ms=2.2,
             label="sum $(2/d)\\sum_i \\cos(x\\theta_i)$, $d = 128$, integer $x$")
     ax.axhline(0, color="0.4", lw=0.8)
@@ -88,6 +97,133 @@ def decay_regimes():
     ax.set_ylim(-0.1, 0.1)
     ax.legend(loc="upper right", frameon=False, fontsize=9)
     fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------- phasors
+
+PHASOR_D = 128
+PHASOR_DISTANCES = (1.0, 10.0, 100.0, 1000.0)
+
+
+def phasors(x: float, d: int = PHASOR_D, base: float = BASE):
+    """The d/2 unit phasors e^{i x theta_i}, a mask of the slow ones (x theta_i <= 1), and
+    their mean, whose real part is the normalised inner product (2/d) sum_i cos(x theta_i)."""
+    phase = x * frequencies(d, base)
+    arrows = np.exp(1j * phase)
+    return arrows, phase <= 1.0, arrows.mean()
+
+
+@figure("fig-ch05-phasors")
+def decay_phasors():
+    fig, axes = plt.subplots(1, 4, figsize=(8.8, 2.6))
+    circle = np.exp(1j * np.linspace(0, 2 * np.pi, 200))
+    for ax, x in zip(axes, PHASOR_DISTANCES):
+        arrows, slow, mean = phasors(x)
+        ax.plot(circle.real, circle.imag, color="0.8", lw=0.8)
+        for z, is_slow in zip(arrows, slow):
+            ax.plot([0, z.real], [0, z.imag], lw=0.9,
+                    color="C0" if is_slow else "0.55", alpha=0.9 if is_slow else 0.6)
+        ax.annotate("", xy=(mean.real, mean.imag), xytext=(0, 0),
+                    arrowprops={"arrowstyle": "-|>", "color": "C3", "lw": 2.2})
+        ax.text(-1.05, 1.02, f"x = {x:,.0f}", fontsize=10, va="bottom")
+        ax.set_xlim(-1.12, 1.12)
+        ax.set_ylim(-1.12, 1.25)
+        ax.set_aspect("equal")
+        ax.set_xticks([-1, 0, 1])
+        ax.set_yticks([-1, 0, 1])
+        ax.grid(False)
+    axes[0].set_ylabel("imaginary part")
+    for ax in axes:
+        ax.set_xlabel("real part")
+    fig.tight_layout()
+    return fig
+
+
+PHASOR_SLIDER = tuple(10 ** (k / 5) for k in range(21))   # x from 1 to 10^4
+PHASOR_DIMS = (32, 64, 128)
+
+
+def _spokes(points) -> tuple[list, list]:
+    """Segments from the origin to each point, as one line trace (None between segments)."""
+    xs, ys = [], []
+    for z in points:
+        xs += [0.0, z.real, None]
+        ys += [0.0, z.imag, None]
+    return xs, ys
+
+
+def _phasor_traces(x: float) -> list[tuple[list, list]]:
+    """(xs, ys) of the three traces of every dimension: slow arrows, fast arrows, mean."""
+    traces = []
+    for d in PHASOR_DIMS:
+        arrows, slow, mean = phasors(x, d)
+        traces += [_spokes(arrows[slow]), _spokes(arrows[~slow]),
+                   ([0.0, mean.real], [0.0, mean.imag])]
+    return traces
+
+
+def _rounded_coordinates(values: list) -> list:
+    return [None if v is None else rounded([v])[0] for v in values]
+
+
+@interactive_figure(
+    "fig-ch05-phasors-interactive",
+    "Interactive phasor diagram: the d/2 unit arrows at angles x times theta_i drawn from the "
+    "origin inside the unit circle, slow ones (x theta_i at most 1) in blue and fast ones in "
+    "grey, and their mean as a thick red arrow. A slider chooses the distance x from 1 to "
+    "10^4 and a menu the dimension d (32, 64 or 128), with base 10^4; hovering the red "
+    "arrow's tip reads out the mean.",
+    twin="fig-ch05-phasors",
+)
+def phasor_figure():
+    import plotly.graph_objects as go
+
+    x0, d0 = 10.0, PHASOR_D
+    fig = go.Figure()
+    circle = np.exp(1j * np.linspace(0, 2 * np.pi, 121))
+    fig.add_scatter(x=rounded(circle.real), y=rounded(circle.imag), mode="lines",
+                    line={"color": "#bbbbbb", "width": 1}, hoverinfo="skip",
+                    showlegend=False)
+    names = ("slow pairs, xθᵢ ≤ 1", "fast pairs, xθᵢ > 1", "mean of the arrows")
+    styles = ({"color": COLORS[0], "width": 1.5}, {"color": "#999999", "width": 1},
+              {"color": COLORS[1], "width": 5})
+    for d in PHASOR_DIMS:
+        for (xs, ys), name, style in zip(_phasor_traces(x0)[3 * PHASOR_DIMS.index(d):][:3],
+                                         names, styles):
+            mean = name.startswith("mean")
+            fig.add_scatter(x=_rounded_coordinates(xs), y=_rounded_coordinates(ys),
+                            mode="lines+markers" if mean else "lines", name=name,
+                            visible=d == d0, line=style, legendgroup=name,
+                            marker={"size": [0, 10]} if mean else None,
+                            hovertemplate="mean: %{x:.3f} + %{y:.3f} i<extra></extra>"
+                            if mean else None, hoverinfo=None if mean else "skip")
+    traces = list(range(1, len(fig.data)))
+    slider = {
+        "active": PHASOR_SLIDER.index(x0),
+        "currentvalue": {"prefix": "distance x = "},
+        "x": 0.0, "len": 1.0, "y": 0.0, "yanchor": "top",
+        "pad": {"t": SLIDER_BELOW, "l": 0},
+        "steps": [{"method": "restyle", "label": f"{x:,.0f}" if x >= 10 else f"{x:.2g}",
+                   "args": [{"x": [_rounded_coordinates(t[0]) for t in _phasor_traces(x)],
+                             "y": [_rounded_coordinates(t[1]) for t in _phasor_traces(x)]},
+                            traces]}
+                  for x in PHASOR_SLIDER],
+    }
+    menu = {
+        "type": "dropdown", "direction": "up",
+        "active": PHASOR_DIMS.index(d0),
+        "x": 0.0, "xanchor": "left", "y": 0.0, "yanchor": "top",
+        "pad": {"t": MENU_BELOW, "r": 10},
+        "buttons": [{"method": "restyle", "label": f"d = {d}",
+                     "args": [{"visible": [True] + [m == d for m in PHASOR_DIMS
+                                                    for _ in range(3)]}]}
+                    for d in PHASOR_DIMS],
+    }
+    fig.update_layout(**base_layout("real part", "imaginary part", sliders=[slider],
+                                    updatemenus=[menu], hovermode="closest"))
+    fig.update_xaxes(range=[-1.15, 1.15])
+    fig.update_yaxes(range=[-1.15, 1.15], scaleanchor="x", scaleratio=1)
     return fig
 
 

@@ -49,10 +49,10 @@ def finite_error():
     for colour, d in zip(["C3", "C0"], [64, 512]):
         error = np.abs(decay_sum(x, d, BASE) - decay_integral(x, BASE))
         ax.loglog(x, error, color=colour, lw=0.5, alpha=0.45)
-        t_star = np.clip(np.log(2 * x * log_b / (np.pi * d)) / log_b, 0, 1)
+        nu_star = np.clip(np.log(2 * x * log_b / (np.pi * d)) / log_b, 0, 1)
         resolved = x < np.pi * d / (2 * log_b)
-        model = np.where(resolved, np.nan, np.sqrt(t_star / d))
-        ax.loglog(x, model, color=colour, lw=2.0, label=f"d = {d}: RMS model $\\sqrt{{t^*/d}}$")
+        model = np.where(resolved, np.nan, np.sqrt(nu_star / d))
+        ax.loglog(x, model, color=colour, lw=2.0, label=f"d = {d}: RMS model $\\sqrt{{\\nu^*/d}}$")
         em = np.abs(np.cos(x) - np.cos(x / BASE)) / d
         ax.loglog(x[resolved], em[resolved], color=colour, lw=1.2, ls="--",
                   label=f"d = {d}: $|\\cos x - \\cos(x/b)|/d$")
