@@ -86,3 +86,25 @@ def complex_decay_glimpse():
     ax.legend(loc="upper right", ncol=2, fontsize=9)
     fig.tight_layout()
     return fig
+
+
+# One pair against several: the settings of "Why several frequencies".
+ONE_PAIR_THETA, SEVERAL_D, SEVERAL_MAX_X = 0.1, 64, 300
+
+
+@figure("fig-ch03-one-vs-many")
+def complex_one_vs_many():
+    x = np.arange(SEVERAL_MAX_X + 1)
+    fig, ax = plt.subplots(figsize=(8, 3.0))
+    ax.axhline(0.0, color="0.4", lw=0.8)
+    ax.plot(x, np.cos(ONE_PAIR_THETA * x), color="0.55", lw=1.2,
+            label=f"one pair, $\\theta = {ONE_PAIR_THETA}$")
+    ax.plot(x, decay_sum(x, SEVERAL_D, BASE), color="C0", lw=1.6,
+            label=f"{SEVERAL_D // 2} pairs, $\\theta_i = b^{{-2i/d}}$")
+    ax.set_xlabel("distance $x = m - n$")
+    ax.set_ylabel("$\\langle p_m, p_n\\rangle / (d/2)$")
+    ax.set_xlim(0, SEVERAL_MAX_X)
+    ax.set_ylim(-1.1, 1.1)
+    ax.legend(loc="lower right", fontsize=9)
+    fig.tight_layout()
+    return fig

@@ -123,10 +123,10 @@ def pe_inner_product():
     far = np.unique(np.round(np.logspace(0, np.log10(2e4), 1500)))
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4), sharey=True)
     left.plot(near, np.cos(np.multiply.outer(near, theta)).sum(axis=1), color="C0", lw=1.4)
-    left.set_xlabel("relative distance k")
-    left.set_ylabel("$\\sum_i \\cos(k\\theta_i)$")
+    left.set_xlabel("distance $x$")
+    left.set_ylabel("$\\sum_i \\cos(x\\theta_i)$")
     right.semilogx(far, np.cos(np.multiply.outer(far, theta)).sum(axis=1), color="C0", lw=1.0)
     right.axhline(0, color="0.4", lw=0.8)
-    right.set_xlabel("relative distance k (log scale)")
+    right.set_xlabel("distance $x$ (log scale)")
     fig.tight_layout()
     return fig
