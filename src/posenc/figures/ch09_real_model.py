@@ -85,7 +85,7 @@ def model_norms():
     low, mid, high = np.percentile(word_norm, [5, 50, 95])
     left.axhspan(low, high, color="C0", alpha=0.15, lw=0, label="words, 5–95 %")
     left.axhline(mid, color="C0", lw=1.2, label="words, median")
-    left.plot(np.arange(len(pos_norm)), pos_norm, color="C3", lw=1.2, label="position t")
+    left.plot(np.arange(len(pos_norm)), pos_norm, color="C3", lw=1.2, label="positions")
     left.set_yscale("log")
     left.set_xlabel("position m")
     left.set_ylabel("norm")
