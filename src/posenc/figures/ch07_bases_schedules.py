@@ -20,9 +20,10 @@ from ._plotly import COLORS, HEIGHT, MARGIN_TOP, base_layout, power_label, round
 from ._widgets import dimension_slider, explorer, log_slider
 
 BASES = (10.0, 100.0, 1000.0, 1.0e4, 1.0e6)
-BASE_LABELS = ("$10^{-t}$", "$100^{-t}$", "$1000^{-t}$", "$(10^4)^{-t}$", "$(10^6)^{-t}$")
+BASE_LABELS = ("$10^{-\\nu}$", "$100^{-\\nu}$", "$1000^{-\\nu}$", "$(10^4)^{-\\nu}$",
+               "$(10^6)^{-\\nu}$")
 POWERS = (0.5, 1.0, 2.0)
-POWER_LABELS = ("$t^{1/2}$", "$t$", "$t^{2}$")
+POWER_LABELS = ("$\\nu^{1/2}$", "$\\nu$", "$\\nu^{2}$")
 D_SUM = 128  # the dimension of the finite sums drawn beside the integrals
 
 
@@ -33,7 +34,7 @@ def _draw_integrals(left, right, x):
     for k, (alpha, label) in enumerate(zip(POWERS, POWER_LABELS)):
         right.plot(x, power_integral(x, alpha), color=f"C{k + 1}", lw=1.5, label=label)
     right.plot(x, decay_integral(x, 1.0e4), color="0.5", lw=1.2, ls="--",
-               label="$(10^4)^{-t}$")
+               label="$(10^4)^{-\\nu}$")
 
 
 def _draw_sums(left, right, x, lw, ls):
@@ -54,7 +55,7 @@ def schedules_short():
         ax.axhline(0, color="0.3", lw=0.8)
         ax.set_xlabel("relative distance x")
         ax.legend(loc="lower right", ncol=2, fontsize=9)
-    left.set_ylabel("$\\int_0^1 \\cos(x\\theta_t)\\,dt$")
+    left.set_ylabel("$\\int_0^1 \\cos(x\\theta(\\nu))\\,d\\nu$")
     fig.tight_layout()
     return fig
 
@@ -96,7 +97,7 @@ def schedules_crossings():
     right.axhline(0, color="0.3", lw=0.8)
     right.axvline(alpha_c, color="C3", lw=1, ls="--")
     right.text(alpha_c + 0.04, -0.5, f"$\\alpha_c \\approx$ {alpha_c:.3f}", color="C3")
-    right.set_xlabel("exponent $\\alpha$ of $\\theta_t = t^\\alpha$")
+    right.set_xlabel("exponent $\\alpha$ of $\\theta(\\nu) = \\nu^\\alpha$")
     right.set_ylabel("value at the first trough")
     fig.tight_layout()
     return fig
@@ -118,9 +119,9 @@ def schedules_seed_bases():
         ax.set_ylim(-1.15, 1.75)
         ax.set_yticks([-1, 0, 1])
     for ax in axes[1]:
-        ax.set_xlabel("position k")
+        ax.set_xlabel("position m")
     for ax in axes[:, 0]:
-        ax.set_ylabel("PE(k)$_{10}$")
+        ax.set_ylabel("PE(m)$_{10}$")
     fig.tight_layout()
     return fig
 
@@ -136,7 +137,7 @@ def schedules_distance():
         ax.semilogx(k, dist, color=color, lw=1.2, label=label)
         ax.plot(1, dist[0], "o", color=color, ms=4)
     ax.axhline(1, color="0.3", lw=0.8, ls=":")
-    ax.set_xlabel("distance k = |m − n|")
+    ax.set_xlabel("distance x = |m − n|")
     ax.set_ylabel("$\\|PE(m) - PE(n)\\| / \\sqrt{d}$")
     ax.legend(title="base b", loc="lower right", ncol=5, fontsize=9)
     fig.tight_layout()
@@ -154,9 +155,9 @@ SCHEDULE_X = np.linspace(0, 60, 161)
 @interactive_figure(
     "fig-ch07-schedules-interactive",
     "Interactive line chart of the continuum inner product J(x) of frequency schedules "
-    "against the distance x from 0 to 60: the exponential schedules b^(-t) for b = 10, 100, "
-    "1000, 10^4 and 10^6 and the linear schedule t as fixed curves, and the power schedule "
-    "t^alpha with its finite sum, where a slider sets alpha from 0.3 to 2 and a menu the "
+    "against the distance x from 0 to 60: the exponential schedules b^(-nu) for b = 10, 100, "
+    "1000, 10^4 and 10^6 and the linear schedule nu as fixed curves, and the power schedule "
+    "nu^alpha with its finite sum, where a slider sets alpha from 0.3 to 2 and a menu the "
     "dimension d of the sum. Legend entries hide or show curves; hovering reads out the "
     "values.",
     twin="fig-ch07-short-range",
@@ -169,19 +170,19 @@ def schedules_figure():
     blues = ("#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c")
     for base, colour in zip(SCHEDULE_BASES, blues):
         fig.add_scatter(x=rounded(x), y=rounded(decay_integral(x, base)), mode="lines",
-                        name=f"b<sup>−t</sup>, {power_label(base)}",
+                        name=f"b<sup>−ν</sup>, {power_label(base)}",
                         line={"color": colour, "width": 1.5}, hovertemplate="%{y:.4f}")
     fig.add_scatter(x=rounded(x), y=rounded(power_integral(x, 1.0)), mode="lines",
-                    name="t", line={"color": "#555", "width": 1.5, "dash": "dash"},
+                    name="ν", line={"color": "#555", "width": 1.5, "dash": "dash"},
                     hovertemplate="%{y:.4f}")
     fixed = len(fig.data)
     a0, d0 = 2.0, 128
     fig.add_scatter(x=rounded(x), y=rounded(power_integral(x, a0)), mode="lines",
-                    name="t<sup>α</sup>", line={"color": COLORS[1], "width": 3},
+                    name="ν<sup>α</sup>", line={"color": COLORS[1], "width": 3},
                     hovertemplate="%{y:.4f}")
     for d in SCHEDULE_DIMS:
         fig.add_scatter(x=rounded(x), y=rounded(power_sum(x, d, a0)), mode="lines",
-                        name="t<sup>α</sup>, sum", visible=d == d0,
+                        name="ν<sup>α</sup>, sum", visible=d == d0,
                         line={"color": COLORS[1], "width": 1.5, "dash": "dot"},
                         hovertemplate="%{y:.4f}")
     sliders, menus = slider_and_menu(
@@ -191,7 +192,7 @@ def schedules_figure():
         lambda m: [True] * (fixed + 1) + [d == m for d in SCHEDULE_DIMS],
         SCHEDULE_DIMS, lambda d: f"d = {d}", d0)
     fig.update_layout(**base_layout(
-        "relative distance x", "J(x) = ∫₀¹ cos(xθₜ) dt",
+        "relative distance x", "J(x) = ∫₀¹ cos(xθ(ν)) dν",
         sliders=sliders, updatemenus=menus, shapes=[zero_line()]))
     fig.update_layout(height=HEIGHT + 20, margin={"t": MARGIN_TOP + 20})
     fig.update_xaxes(range=[0, 60])
@@ -202,7 +203,7 @@ def schedules_figure():
 # --------------------------------------------------------------------------- Jupyter explorer
 
 def explore_schedules():
-    """Live explorer of chapter 7: the power schedule t^alpha against b^(-t), with dimension d."""
+    """Live explorer of chapter 7: the power schedule nu^alpha against b^(-nu), with dimension d."""
     import ipywidgets
     import matplotlib.pyplot as plt
 
@@ -210,14 +211,14 @@ def explore_schedules():
         x = np.linspace(0, x_max, 801)
         fig, ax = plt.subplots(figsize=(8, 3.6))
         ax.plot(x, power_integral_jacobi(x, alpha), color="C3", lw=2,
-                label=f"$t^{{{alpha:g}}}$, integral")
-        ax.plot(x, power_sum(x, d, alpha), color="C3", lw=1, ls=":", label=f"$t^{{{alpha:g}}}$, d = {d}")
-        ax.plot(x, decay_integral(x, b), color="C0", lw=2, label=f"$b^{{-t}}$, b = {b:.3g}")
-        ax.plot(x, decay_sum(x, d, b), color="C0", lw=1, ls=":", label=f"$b^{{-t}}$, d = {d}")
+                label=f"$\\nu^{{{alpha:g}}}$, integral")
+        ax.plot(x, power_sum(x, d, alpha), color="C3", lw=1, ls=":", label=f"$\\nu^{{{alpha:g}}}$, d = {d}")
+        ax.plot(x, decay_integral(x, b), color="C0", lw=2, label=f"$b^{{-\\nu}}$, b = {b:.3g}")
+        ax.plot(x, decay_sum(x, d, b), color="C0", lw=1, ls=":", label=f"$b^{{-\\nu}}$, d = {d}")
         ax.axhline(0, color="0.4", lw=0.8)
         ax.set_ylim(-0.4, 1.02)
         ax.set_xlabel("relative distance x")
-        ax.set_ylabel("$\\int_0^1 \\cos(x\\theta_t)\\,dt$")
+        ax.set_ylabel("$\\int_0^1 \\cos(x\\theta(\\nu))\\,d\\nu$")
         ax.legend(loc="upper right", ncol=2, frameon=False, fontsize=9)
         fig.tight_layout()
         return fig

@@ -85,9 +85,9 @@ def model_norms():
     low, mid, high = np.percentile(word_norm, [5, 50, 95])
     left.axhspan(low, high, color="C0", alpha=0.15, lw=0, label="words, 5–95 %")
     left.axhline(mid, color="C0", lw=1.2, label="words, median")
-    left.plot(np.arange(len(pos_norm)), pos_norm, color="C3", lw=1.2, label="position t")
+    left.plot(np.arange(len(pos_norm)), pos_norm, color="C3", lw=1.2, label="positions")
     left.set_yscale("log")
-    left.set_xlabel("position t")
+    left.set_xlabel("position m")
     left.set_ylabel("norm")
     left.set_xlim(-5, len(pos_norm) + 5)
     left.legend(loc="upper right", fontsize=8, frameon=False, ncol=3)
@@ -197,7 +197,7 @@ def model_columns():
                 bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1})
         ax.set_xlim(0, n - 1)
     for ax in axes[1]:
-        ax.set_xlabel("position t")
+        ax.set_xlabel("position m")
     for ax in axes[:, 0]:
         ax.set_ylabel("value")
     fig.tight_layout()
