@@ -11,15 +11,21 @@ from . import names, write_all  # noqa: E402
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m posenc.figures", description=__doc__)
-    parser.add_argument("outdir", help="folder to write NAME.svg, NAME.png and NAME.pdf into")
+    parser = argparse.ArgumentParser(
+        prog="python -m posenc.figures", description=__doc__
+    )
+    parser.add_argument(
+        "outdir", help="folder to write NAME.svg, NAME.png and NAME.pdf into"
+    )
     parser.add_argument("names", nargs="*", help="figures to write (default: all)")
     args = parser.parse_args(argv)
     unknown = sorted(set(args.names) - set(names()))
     if unknown:
         parser.error(f"unknown figure(s) {unknown}; known: {names()}")
     written = write_all(args.outdir, args.names or None)
-    print(f"wrote {len(written)} files for {len(written) // 3} figures to {args.outdir}")
+    print(
+        f"wrote {len(written)} files for {len(written) // 3} figures to {args.outdir}"
+    )
     return 0
 
 

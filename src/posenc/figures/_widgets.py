@@ -28,11 +28,21 @@ def explorer(draw: Callable, **widgets):
 
 def log_slider(value, low, high, description):
     import ipywidgets
-    return ipywidgets.FloatLogSlider(value=value, base=10, min=low, max=high, step=0.05,
-                                     description=description, continuous_update=False)
+
+    return ipywidgets.FloatLogSlider(
+        value=value,
+        base=10,
+        min=low,
+        max=high,
+        step=0.05,
+        description=description,
+        continuous_update=False,
+    )
 
 
 def dimension_slider(value, low, high):
     import ipywidgets
-    return ipywidgets.IntSlider(value=value, min=low, max=high, step=2, description="d",
-                                continuous_update=False)
+
+    return ipywidgets.IntSlider(
+        value=value, min=low, max=high, step=2, description="d", continuous_update=False
+    )

@@ -24,12 +24,20 @@ def complex_circle():
     m = np.arange(CIRCLE_STEPS + 1)
     circle = np.linspace(0.0, 2 * np.pi, 361)
     fig, axes = plt.subplots(1, len(theta), figsize=(8, 3.3))
-    for ax, omega in zip(axes, theta):
+    for ax, omega in zip(axes, theta, strict=False):
         z = np.exp(1j * m * omega)
         ax.plot(np.cos(circle), np.sin(circle), color="0.75", lw=1.0, zorder=1)
         ax.plot(z.real, z.imag, color="0.55", lw=0.6, alpha=0.8, zorder=2)
-        points = ax.scatter(z.real, z.imag, c=m, cmap="viridis", s=26, zorder=3,
-                            edgecolors="white", linewidths=0.4)
+        points = ax.scatter(
+            z.real,
+            z.imag,
+            c=m,
+            cmap="viridis",
+            s=26,
+            zorder=3,
+            edgecolors="white",
+            linewidths=0.4,
+        )
         ax.annotate("$p_0$", (1.0, 0.0), xytext=(1.12, -0.2), fontsize=10)
         ax.set_aspect("equal")
         ax.set_xlim(-1.35, 1.35)
@@ -37,8 +45,14 @@ def complex_circle():
         ax.set_xticks([-1, 0, 1])
         ax.set_yticks([-1, 0, 1])
         ax.set_xlabel("Re $p_m$")
-        ax.text(0.5, 1.02, f"$\\theta$ = {omega:.3f}", transform=ax.transAxes, ha="center",
-                va="bottom")
+        ax.text(
+            0.5,
+            1.02,
+            f"$\\theta$ = {omega:.3f}",
+            transform=ax.transAxes,
+            ha="center",
+            va="bottom",
+        )
     axes[0].set_ylabel("Im $p_m$")
     fig.tight_layout()
     fig.colorbar(points, ax=list(axes), label="position m", shrink=0.8, pad=0.02)
@@ -51,18 +65,35 @@ def complex_gram():
     paper = sinusoidal(m, GRAM_D, BASE)
     shuffled = block_encoding(m, random_frequencies(GRAM_D))
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.6), sharey=True)
-    for ax, table in zip(axes, (paper, shuffled)):
+    for ax, table in zip(axes, (paper, shuffled), strict=False):
         gram = table @ table.T / (GRAM_D / 2)
         image = ax.imshow(gram, vmin=-1, vmax=1, interpolation="nearest")
         ax.grid(False)
         ax.set_xlabel("position n")
     axes[0].set_ylabel("position m")
-    axes[0].text(0.5, 1.02, "$\\theta_i = b^{-2i/d}$", transform=axes[0].transAxes,
-                 ha="center", va="bottom")
-    axes[1].text(0.5, 1.02, "$\\theta_i$ uniform random in $[0, \\pi)$",
-                 transform=axes[1].transAxes, ha="center", va="bottom")
-    fig.colorbar(image, ax=list(axes), label="$\\langle p_m, p_n\\rangle / (d/2)$", shrink=0.9,
-                 pad=0.02)
+    axes[0].text(
+        0.5,
+        1.02,
+        "$\\theta_i = b^{-2i/d}$",
+        transform=axes[0].transAxes,
+        ha="center",
+        va="bottom",
+    )
+    axes[1].text(
+        0.5,
+        1.02,
+        "$\\theta_i$ uniform random in $[0, \\pi)$",
+        transform=axes[1].transAxes,
+        ha="center",
+        va="bottom",
+    )
+    fig.colorbar(
+        image,
+        ax=list(axes),
+        label="$\\langle p_m, p_n\\rangle / (d/2)$",
+        shrink=0.9,
+        pad=0.02,
+    )
     return fig
 
 
@@ -73,13 +104,31 @@ def complex_decay_glimpse():
     random_sum = np.cos(np.multiply.outer(x, theta_random)).mean(axis=1)
     fig, ax = plt.subplots(figsize=(8, 3.4))
     ax.axhline(0.0, color="0.4", lw=0.8)
-    ax.semilogx(x, random_sum, color="0.7", lw=0.7, label=f"random $\\theta_i$, d = {GRAM_D}")
-    ax.semilogx(x, decay_sum(x, GRAM_D, BASE), color="C0", lw=0.9,
-                label=f"$\\theta_i = b^{{-2i/d}}$, d = {GRAM_D}")
-    ax.semilogx(x, decay_sum(x, 512, BASE), color="C1", lw=0.9,
-                label="$\\theta_i = b^{-2i/d}$, d = 512")
-    ax.semilogx(x, decay_integral(x, BASE), color="k", lw=1.8, ls="--",
-                label="integral, $d \\to \\infty$")
+    ax.semilogx(
+        x, random_sum, color="0.7", lw=0.7, label=f"random $\\theta_i$, d = {GRAM_D}"
+    )
+    ax.semilogx(
+        x,
+        decay_sum(x, GRAM_D, BASE),
+        color="C0",
+        lw=0.9,
+        label=f"$\\theta_i = b^{{-2i/d}}$, d = {GRAM_D}",
+    )
+    ax.semilogx(
+        x,
+        decay_sum(x, 512, BASE),
+        color="C1",
+        lw=0.9,
+        label="$\\theta_i = b^{-2i/d}$, d = 512",
+    )
+    ax.semilogx(
+        x,
+        decay_integral(x, BASE),
+        color="k",
+        lw=1.8,
+        ls="--",
+        label="integral, $d \\to \\infty$",
+    )
     ax.set_xlabel("distance $x = m - n$ (log scale)")
     ax.set_ylabel("$(2/d)\\,\\sum_i \\cos(x\\theta_i)$")
     ax.set_ylim(-0.45, 1.05)
@@ -97,10 +146,20 @@ def complex_one_vs_many():
     x = np.arange(SEVERAL_MAX_X + 1)
     fig, ax = plt.subplots(figsize=(8, 3.0))
     ax.axhline(0.0, color="0.4", lw=0.8)
-    ax.plot(x, np.cos(ONE_PAIR_THETA * x), color="0.55", lw=1.2,
-            label=f"one pair, $\\theta = {ONE_PAIR_THETA}$")
-    ax.plot(x, decay_sum(x, SEVERAL_D, BASE), color="C0", lw=1.6,
-            label=f"{SEVERAL_D // 2} pairs, $\\theta_i = b^{{-2i/d}}$")
+    ax.plot(
+        x,
+        np.cos(ONE_PAIR_THETA * x),
+        color="0.55",
+        lw=1.2,
+        label=f"one pair, $\\theta = {ONE_PAIR_THETA}$",
+    )
+    ax.plot(
+        x,
+        decay_sum(x, SEVERAL_D, BASE),
+        color="C0",
+        lw=1.6,
+        label=f"{SEVERAL_D // 2} pairs, $\\theta_i = b^{{-2i/d}}$",
+    )
     ax.set_xlabel("distance $x = m - n$")
     ax.set_ylabel("$\\langle p_m, p_n\\rangle / (d/2)$")
     ax.set_xlim(0, SEVERAL_MAX_X)

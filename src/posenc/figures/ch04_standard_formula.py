@@ -30,7 +30,7 @@ def pe_sinusoids():
     table = sinusoidal(np.array(positions, dtype=float), D_MODEL)[:, :n_coords]
     j = np.arange(n_coords)
     fig, axes = plt.subplots(1, len(positions), figsize=(8, 3.2), sharey=True)
-    for ax, t, row in zip(axes, positions, table):
+    for ax, t, row in zip(axes, positions, table, strict=False):
         ax.plot(j[0::2], row[0::2], color="C0", lw=1.4, label="sin (even j)")
         ax.plot(j[1::2], row[1::2], color="C3", lw=1.4, ls="--", label="cos (odd j)")
         ax.text(0.5, 0.97, f"t = {t}", transform=ax.transAxes, ha="center", va="top")
@@ -40,8 +40,14 @@ def pe_sinusoids():
         ax.set_yticks([-1, -0.5, 0, 0.5, 1])
     axes[0].set_ylabel("PE(t)_j")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=2, frameon=False,
-               bbox_to_anchor=(0.5, 1.06))
+    fig.legend(
+        handles,
+        labels,
+        loc="upper center",
+        ncol=2,
+        frameon=False,
+        bbox_to_anchor=(0.5, 1.06),
+    )
     fig.tight_layout()
     return fig
 
@@ -72,11 +78,16 @@ def pe_wavelengths():
 @figure("fig-ch04-layouts")
 def pe_layouts():
     n_pos, d = 64, 64
-    tables = [sinusoidal(n_pos, d, layout="interleaved"), sinusoidal(n_pos, d, layout="halves")]
+    tables = [
+        sinusoidal(n_pos, d, layout="interleaved"),
+        sinusoidal(n_pos, d, layout="halves"),
+    ]
     labels = ["interleaved: sin, cos, sin, cos, …", "halves: sin, …, sin, cos, …, cos"]
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.4), sharey=True)
-    for ax, table, label in zip(axes, tables, labels):
-        image = ax.imshow(table, aspect="auto", vmin=-1, vmax=1, interpolation="nearest")
+    for ax, table, label in zip(axes, tables, labels, strict=False):
+        image = ax.imshow(
+            table, aspect="auto", vmin=-1, vmax=1, interpolation="nearest"
+        )
         ax.grid(False)
         ax.set_xlabel(f"coordinate j\n{label}")
     axes[0].set_ylabel("position t")
@@ -88,16 +99,25 @@ def pe_layouts():
 def shift_rotation():
     omega, k, steps = 0.3, 3, 14
     t = np.arange(steps)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.8),
-                                      gridspec_kw={"width_ratios": [1, 1.15]})
+    fig, (left, right) = plt.subplots(
+        1, 2, figsize=(8, 3.8), gridspec_kw={"width_ratios": [1, 1.15]}
+    )
     circle = np.linspace(0, 2 * np.pi, 400)
     left.plot(np.cos(circle), np.sin(circle), color="0.75", lw=1)
     left.plot(np.sin(t * omega), np.cos(t * omega), "o", color="C0", ms=4)
     for start in (0, 6):
         a, b = start * omega, (start + k) * omega
-        left.annotate("", xy=(np.sin(b), np.cos(b)), xytext=(np.sin(a), np.cos(a)),
-                      arrowprops={"arrowstyle": "->", "color": "C3", "lw": 1.6,
-                                  "connectionstyle": "arc3,rad=-0.25"})
+        left.annotate(
+            "",
+            xy=(np.sin(b), np.cos(b)),
+            xytext=(np.sin(a), np.cos(a)),
+            arrowprops={
+                "arrowstyle": "->",
+                "color": "C3",
+                "lw": 1.6,
+                "connectionstyle": "arc3,rad=-0.25",
+            },
+        )
     for label_t in (0, 6):
         x, y = np.sin(label_t * omega), np.cos(label_t * omega)
         left.text(1.36 * x, 1.36 * y, f"t = {label_t}", ha="center", va="center")
@@ -122,10 +142,14 @@ def pe_inner_product():
     near = np.arange(-60, 61)
     far = np.unique(np.round(np.logspace(0, np.log10(2e4), 1500)))
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4), sharey=True)
-    left.plot(near, np.cos(np.multiply.outer(near, theta)).sum(axis=1), color="C0", lw=1.4)
+    left.plot(
+        near, np.cos(np.multiply.outer(near, theta)).sum(axis=1), color="C0", lw=1.4
+    )
     left.set_xlabel("distance $x$")
     left.set_ylabel("$\\sum_i \\cos(x\\theta_i)$")
-    right.semilogx(far, np.cos(np.multiply.outer(far, theta)).sum(axis=1), color="C0", lw=1.0)
+    right.semilogx(
+        far, np.cos(np.multiply.outer(far, theta)).sum(axis=1), color="C0", lw=1.0
+    )
     right.axhline(0, color="0.4", lw=0.8)
     right.set_xlabel("distance $x$ (log scale)")
     fig.tight_layout()

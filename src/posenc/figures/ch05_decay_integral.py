@@ -26,10 +26,21 @@ def decay_su_range():
     x = np.linspace(-128, 128, 2049)
     k = np.arange(-128, 129, dtype=float)
     fig, ax = plt.subplots(figsize=(8, 3.4))
-    ax.plot(x, decay_integral(x, BASE), color="C0", lw=2.0,
-            label="integral $\\int_0^1 \\cos(x\\, b^{-\\nu})\\, d\\nu$")
-    ax.plot(k, decay_sum(k, 128, BASE), "o", color="C3", ms=2.2,
-            label="sum $(2/d)\\sum_i \\cos(x\\theta_i)$, $d = 128$, integer $x$")
+    ax.plot(
+        x,
+        decay_integral(x, BASE),
+        color="C0",
+        lw=2.0,
+        label="integral $\\int_0^1 \\cos(x\\, b^{-\\nu})\\, d\\nu$",
+    )
+    ax.plot(
+        k,
+        decay_sum(k, 128, BASE),
+        "o",
+        color="C3",
+        ms=2.2,
+        label="sum $(2/d)\\sum_i \\cos(x\\theta_i)$, $d = 128$, integer $x$",
+    )
     ax.axhline(0, color="0.4", lw=0.8)
     ax.set_xlim(-128, 128)
     ax.set_ylim(-0.05, 1.05)
@@ -45,10 +56,15 @@ def decay_su_range():
 def decay_log_range():
     x = np.logspace(-2, 7, 6000)
     fig, ax = plt.subplots(figsize=(8, 3.6))
-    for colour, base in zip(["C0", "C1", "C2", "C3"], [1e2, 1e3, 1e4, 1e5]):
+    for colour, base in zip(["C0", "C1", "C2", "C3"], [1e2, 1e3, 1e4, 1e5], strict=False):
         exponent = int(round(np.log10(base)))
-        ax.semilogx(x, decay_integral(x, base), color=colour, lw=1.5,
-                    label=f"$b = 10^{exponent}$")
+        ax.semilogx(
+            x,
+            decay_integral(x, base),
+            color=colour,
+            lw=1.5,
+            label=f"$b = 10^{exponent}$",
+        )
         x0 = decay_first_zero(base)
         ax.plot([x0], [0.0], "o", color=colour, ms=5, mec="white", mew=0.8)
     ax.axhline(0, color="0.4", lw=0.8)
@@ -69,8 +85,14 @@ def decay_regimes():
     ax = axes[0]
     x = np.linspace(0, 4, 400)
     ax.plot(x, decay_integral(x, BASE), color="0.15", lw=2.2, label="$I_b(x)$")
-    ax.plot(x, 1 - x ** 2 * (1 - BASE ** -2) / (4 * log_b), color="C1", lw=1.6, ls="--",
-            label="$1 - x^2(1-b^{-2})/(4\\ln b)$")
+    ax.plot(
+        x,
+        1 - x**2 * (1 - BASE**-2) / (4 * log_b),
+        color="C1",
+        lw=1.6,
+        ls="--",
+        label="$1 - x^2(1-b^{-2})/(4\\ln b)$",
+    )
     ax.set_ylim(0.5, 1.02)
     ax.set_xlabel("x  (small x)")
     ax.set_ylabel("$I_b(x)$, $b = 10^4$")
@@ -79,9 +101,14 @@ def decay_regimes():
     ax = axes[1]
     x = np.logspace(0, np.log10(3e3), 3000)
     ax.semilogx(x, decay_integral(x, BASE), color="0.15", lw=2.2)
-    ax.semilogx(x, 1 - (np.euler_gamma + np.log(x)) / log_b + np.sin(x) / (x * log_b),
-                color="C2", lw=1.4, ls="--",
-                label="$1 - \\frac{\\gamma + \\ln x}{\\ln b} + \\frac{\\sin x}{x \\ln b}$")
+    ax.semilogx(
+        x,
+        1 - (np.euler_gamma + np.log(x)) / log_b + np.sin(x) / (x * log_b),
+        color="C2",
+        lw=1.4,
+        ls="--",
+        label="$1 - \\frac{\\gamma + \\ln x}{\\ln b} + \\frac{\\sin x}{x \\ln b}$",
+    )
     ax.set_xlabel("x  ($1 \\ll x \\ll b$)")
     ax.legend(loc="lower left", frameon=False, fontsize=9)
 
@@ -89,8 +116,14 @@ def decay_regimes():
     z = np.logspace(np.log10(0.3), np.log10(30), 2000)
     x = z * BASE
     ax.semilogx(z, decay_integral(x, BASE), color="0.15", lw=2.2)
-    ax.semilogx(z, (np.sin(x) - BASE * np.sin(z)) / (x * log_b), color="C3", lw=1.4, ls="--",
-                label="$\\frac{\\sin x - b \\sin(x/b)}{x \\ln b}$")
+    ax.semilogx(
+        z,
+        (np.sin(x) - BASE * np.sin(z)) / (x * log_b),
+        color="C3",
+        lw=1.4,
+        ls="--",
+        label="$\\frac{\\sin x - b \\sin(x/b)}{x \\ln b}$",
+    )
     ax.axhline(0, color="0.4", lw=0.8)
     ax.axhline(-sici(np.pi / 2)[1] / log_b, color="0.5", lw=0.8, ls=":")
     ax.set_xlabel("x / b  ($x \\gg b$)")
@@ -118,14 +151,23 @@ def phasors(x: float, d: int = PHASOR_D, base: float = BASE):
 def decay_phasors():
     fig, axes = plt.subplots(1, 4, figsize=(8.8, 2.6))
     circle = np.exp(1j * np.linspace(0, 2 * np.pi, 200))
-    for ax, x in zip(axes, PHASOR_DISTANCES):
+    for ax, x in zip(axes, PHASOR_DISTANCES, strict=False):
         arrows, slow, mean = phasors(x)
         ax.plot(circle.real, circle.imag, color="0.8", lw=0.8)
-        for z, is_slow in zip(arrows, slow):
-            ax.plot([0, z.real], [0, z.imag], lw=0.9,
-                    color="C0" if is_slow else "0.55", alpha=0.9 if is_slow else 0.6)
-        ax.annotate("", xy=(mean.real, mean.imag), xytext=(0, 0),
-                    arrowprops={"arrowstyle": "-|>", "color": "C3", "lw": 2.2})
+        for z, is_slow in zip(arrows, slow, strict=False):
+            ax.plot(
+                [0, z.real],
+                [0, z.imag],
+                lw=0.9,
+                color="C0" if is_slow else "0.55",
+                alpha=0.9 if is_slow else 0.6,
+            )
+        ax.annotate(
+            "",
+            xy=(mean.real, mean.imag),
+            xytext=(0, 0),
+            arrowprops={"arrowstyle": "-|>", "color": "C3", "lw": 2.2},
+        )
         ax.text(-1.05, 1.02, f"x = {x:,.0f}", fontsize=10, va="bottom")
         ax.set_xlim(-1.12, 1.12)
         ax.set_ylim(-1.12, 1.25)
@@ -140,7 +182,7 @@ def decay_phasors():
     return fig
 
 
-PHASOR_SLIDER = tuple(10 ** (k / 5) for k in range(21))   # x from 1 to 10^4
+PHASOR_SLIDER = tuple(10 ** (k / 5) for k in range(21))  # x from 1 to 10^4
 PHASOR_DIMS = (32, 64, 128)
 
 
@@ -158,8 +200,11 @@ def _phasor_traces(x: float) -> list[tuple[list, list]]:
     traces = []
     for d in PHASOR_DIMS:
         arrows, slow, mean = phasors(x, d)
-        traces += [_spokes(arrows[slow]), _spokes(arrows[~slow]),
-                   ([0.0, mean.real], [0.0, mean.imag])]
+        traces += [
+            _spokes(arrows[slow]),
+            _spokes(arrows[~slow]),
+            ([0.0, mean.real], [0.0, mean.imag]),
+        ]
     return traces
 
 
@@ -182,46 +227,95 @@ def phasor_figure():
     x0, d0 = 10.0, PHASOR_D
     fig = go.Figure()
     circle = np.exp(1j * np.linspace(0, 2 * np.pi, 121))
-    fig.add_scatter(x=rounded(circle.real), y=rounded(circle.imag), mode="lines",
-                    line={"color": "#bbbbbb", "width": 1}, hoverinfo="skip",
-                    showlegend=False)
+    fig.add_scatter(
+        x=rounded(circle.real),
+        y=rounded(circle.imag),
+        mode="lines",
+        line={"color": "#bbbbbb", "width": 1},
+        hoverinfo="skip",
+        showlegend=False,
+    )
     names = ("slow pairs, xθᵢ ≤ 1", "fast pairs, xθᵢ > 1", "mean of the arrows")
-    styles = ({"color": COLORS[0], "width": 1.5}, {"color": "#999999", "width": 1},
-              {"color": COLORS[1], "width": 5})
+    styles = (
+        {"color": COLORS[0], "width": 1.5},
+        {"color": "#999999", "width": 1},
+        {"color": COLORS[1], "width": 5},
+    )
     for d in PHASOR_DIMS:
-        for (xs, ys), name, style in zip(_phasor_traces(x0)[3 * PHASOR_DIMS.index(d):][:3],
-                                         names, styles):
+        for (xs, ys), name, style in zip(
+            _phasor_traces(x0)[3 * PHASOR_DIMS.index(d) :][:3], names, styles, strict=False
+        ):
             mean = name.startswith("mean")
-            fig.add_scatter(x=_rounded_coordinates(xs), y=_rounded_coordinates(ys),
-                            mode="lines+markers" if mean else "lines", name=name,
-                            visible=d == d0, line=style, legendgroup=name,
-                            marker={"size": [0, 10]} if mean else None,
-                            hovertemplate="mean: %{x:.3f} + %{y:.3f} i<extra></extra>"
-                            if mean else None, hoverinfo=None if mean else "skip")
+            fig.add_scatter(
+                x=_rounded_coordinates(xs),
+                y=_rounded_coordinates(ys),
+                mode="lines+markers" if mean else "lines",
+                name=name,
+                visible=d == d0,
+                line=style,
+                legendgroup=name,
+                marker={"size": [0, 10]} if mean else None,
+                hovertemplate="mean: %{x:.3f} + %{y:.3f} i<extra></extra>"
+                if mean
+                else None,
+                hoverinfo=None if mean else "skip",
+            )
     traces = list(range(1, len(fig.data)))
     slider = {
         "active": PHASOR_SLIDER.index(x0),
         "currentvalue": {"prefix": "distance x = "},
-        "x": 0.0, "len": 1.0, "y": 0.0, "yanchor": "top",
+        "x": 0.0,
+        "len": 1.0,
+        "y": 0.0,
+        "yanchor": "top",
         "pad": {"t": SLIDER_BELOW, "l": 0},
-        "steps": [{"method": "restyle", "label": f"{x:,.0f}" if x >= 10 else f"{x:.2g}",
-                   "args": [{"x": [_rounded_coordinates(t[0]) for t in _phasor_traces(x)],
-                             "y": [_rounded_coordinates(t[1]) for t in _phasor_traces(x)]},
-                            traces]}
-                  for x in PHASOR_SLIDER],
+        "steps": [
+            {
+                "method": "restyle",
+                "label": f"{x:,.0f}" if x >= 10 else f"{x:.2g}",
+                "args": [
+                    {
+                        "x": [_rounded_coordinates(t[0]) for t in _phasor_traces(x)],
+                        "y": [_rounded_coordinates(t[1]) for t in _phasor_traces(x)],
+                    },
+                    traces,
+                ],
+            }
+            for x in PHASOR_SLIDER
+        ],
     }
     menu = {
-        "type": "dropdown", "direction": "up",
+        "type": "dropdown",
+        "direction": "up",
         "active": PHASOR_DIMS.index(d0),
-        "x": 0.0, "xanchor": "left", "y": 0.0, "yanchor": "top",
+        "x": 0.0,
+        "xanchor": "left",
+        "y": 0.0,
+        "yanchor": "top",
         "pad": {"t": MENU_BELOW, "r": 10},
-        "buttons": [{"method": "restyle", "label": f"d = {d}",
-                     "args": [{"visible": [True] + [m == d for m in PHASOR_DIMS
-                                                    for _ in range(3)]}]}
-                    for d in PHASOR_DIMS],
+        "buttons": [
+            {
+                "method": "restyle",
+                "label": f"d = {d}",
+                "args": [
+                    {
+                        "visible": [True]
+                        + [m == d for m in PHASOR_DIMS for _ in range(3)]
+                    }
+                ],
+            }
+            for d in PHASOR_DIMS
+        ],
     }
-    fig.update_layout(**base_layout("real part", "imaginary part", sliders=[slider],
-                                    updatemenus=[menu], hovermode="closest"))
+    fig.update_layout(
+        **base_layout(
+            "real part",
+            "imaginary part",
+            sliders=[slider],
+            updatemenus=[menu],
+            hovermode="closest",
+        )
+    )
     fig.update_xaxes(range=[-1.15, 1.15])
     fig.update_yaxes(range=[-1.15, 1.15], scaleanchor="x", scaleratio=1)
     return fig
@@ -252,27 +346,52 @@ def decay_figure():
     x = decay_distances()
     b0, d0 = 1.0e4, 128
     fig = go.Figure()
-    fig.add_scatter(x=rounded(x), y=rounded(decay_integral(x, b0)), mode="lines",
-                    name="integral I<sub>b</sub>(x)", line={"color": COLORS[0], "width": 2.5},
-                    hovertemplate="%{y:.4f}")
+    fig.add_scatter(
+        x=rounded(x),
+        y=rounded(decay_integral(x, b0)),
+        mode="lines",
+        name="integral I<sub>b</sub>(x)",
+        line={"color": COLORS[0], "width": 2.5},
+        hovertemplate="%{y:.4f}",
+    )
     for d in DECAY_DIMS:
-        fig.add_scatter(x=rounded(x), y=rounded(decay_sum(x, d, b0)), mode="markers",
-                        name=f"sum (2/d) Σᵢ cos(xθᵢ), d = {d}", visible=d == d0,
-                        marker={"color": COLORS[1], "size": 4}, hovertemplate="%{y:.4f}")
+        fig.add_scatter(
+            x=rounded(x),
+            y=rounded(decay_sum(x, d, b0)),
+            mode="markers",
+            name=f"sum (2/d) Σᵢ cos(xθᵢ), d = {d}",
+            visible=d == d0,
+            marker={"color": COLORS[1], "size": 4},
+            hovertemplate="%{y:.4f}",
+        )
     sliders, menus = slider_and_menu(
         range(len(fig.data)),
         lambda b: [decay_integral(x, b)] + [decay_sum(x, d, b) for d in DECAY_DIMS],
-        DECAY_BASES, power_label, "base b = ", b0,
-        lambda m: [True] + [d == m for d in DECAY_DIMS], DECAY_DIMS, lambda d: f"d = {d}", d0)
-    fig.update_layout(**base_layout(
-        "distance x (log scale)", "normalised inner product",
-        sliders=sliders, updatemenus=menus, shapes=[zero_line()]))
+        DECAY_BASES,
+        power_label,
+        "base b = ",
+        b0,
+        lambda m: [True] + [d == m for d in DECAY_DIMS],
+        DECAY_DIMS,
+        lambda d: f"d = {d}",
+        d0,
+    )
+    fig.update_layout(
+        **base_layout(
+            "distance x (log scale)",
+            "normalised inner product",
+            sliders=sliders,
+            updatemenus=menus,
+            shapes=[zero_line()],
+        )
+    )
     fig.update_xaxes(type="log", range=[0, 5])
     fig.update_yaxes(range=[-0.35, 1.05])
     return fig
 
 
 # --------------------------------------------------------------------------- Jupyter explorer
+
 
 def explore_decay():
     """Live explorer of chapter 5: base b, dimension d and the largest distance shown."""
@@ -281,9 +400,17 @@ def explore_decay():
     def draw(b, d, x_max):
         x = np.unique(np.round(np.logspace(0, np.log10(x_max), 600)))
         fig, ax = plt.subplots(figsize=(8, 3.6))
-        ax.semilogx(x, decay_integral(x, b), color="C0", lw=2, label="integral $I_b(x)$")
-        ax.semilogx(x, decay_sum(x, d, b), ".", color="C3", ms=3,
-                    label=f"sum $(2/d)\\sum_i\\cos(x\\theta_i)$, $d = {d}$")
+        ax.semilogx(
+            x, decay_integral(x, b), color="C0", lw=2, label="integral $I_b(x)$"
+        )
+        ax.semilogx(
+            x,
+            decay_sum(x, d, b),
+            ".",
+            color="C3",
+            ms=3,
+            label=f"sum $(2/d)\\sum_i\\cos(x\\theta_i)$, $d = {d}$",
+        )
         ax.axhline(0, color="0.4", lw=0.8)
         ax.set_ylim(-0.4, 1.05)
         ax.set_xlabel("relative distance x (log scale)")
@@ -293,7 +420,18 @@ def explore_decay():
         return fig
 
     import ipywidgets
-    return explorer(draw, b=log_slider(1e4, 1, 7, "base b"), d=dimension_slider(128, 8, 2048),
-                     x_max=ipywidgets.FloatLogSlider(value=1e5, base=10, min=1, max=7, step=0.25,
-                                                     description="max x",
-                                                     continuous_update=False))
+
+    return explorer(
+        draw,
+        b=log_slider(1e4, 1, 7, "base b"),
+        d=dimension_slider(128, 8, 2048),
+        x_max=ipywidgets.FloatLogSlider(
+            value=1e5,
+            base=10,
+            min=1,
+            max=7,
+            step=0.25,
+            description="max x",
+            continuous_update=False,
+        ),
+    )

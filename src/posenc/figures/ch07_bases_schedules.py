@@ -16,12 +16,26 @@ from .. import (
     sinusoidal,
 )
 from . import figure, interactive_figure
-from ._plotly import COLORS, HEIGHT, MARGIN_TOP, base_layout, power_label, rounded, slider_and_menu, zero_line
+from ._plotly import (
+    COLORS,
+    HEIGHT,
+    MARGIN_TOP,
+    base_layout,
+    power_label,
+    rounded,
+    slider_and_menu,
+    zero_line,
+)
 from ._widgets import dimension_slider, explorer, log_slider
 
 BASES = (10.0, 100.0, 1000.0, 1.0e4, 1.0e6)
-BASE_LABELS = ("$10^{-\\nu}$", "$100^{-\\nu}$", "$1000^{-\\nu}$", "$(10^4)^{-\\nu}$",
-               "$(10^6)^{-\\nu}$")
+BASE_LABELS = (
+    "$10^{-\\nu}$",
+    "$100^{-\\nu}$",
+    "$1000^{-\\nu}$",
+    "$(10^4)^{-\\nu}$",
+    "$(10^6)^{-\\nu}$",
+)
 POWERS = (0.5, 1.0, 2.0)
 POWER_LABELS = ("$\\nu^{1/2}$", "$\\nu$", "$\\nu^{2}$")
 D_SUM = 128  # the dimension of the finite sums drawn beside the integrals
@@ -29,17 +43,23 @@ D_SUM = 128  # the dimension of the finite sums drawn beside the integrals
 
 def _draw_integrals(left, right, x):
     colors = plt.cm.viridis(np.linspace(0, 0.9, len(BASES)))
-    for base, label, color in zip(BASES, BASE_LABELS, colors):
+    for base, label, color in zip(BASES, BASE_LABELS, colors, strict=False):
         left.plot(x, decay_integral(x, base), color=color, lw=1.5, label=label)
-    for k, (alpha, label) in enumerate(zip(POWERS, POWER_LABELS)):
+    for k, (alpha, label) in enumerate(zip(POWERS, POWER_LABELS, strict=False)):
         right.plot(x, power_integral(x, alpha), color=f"C{k + 1}", lw=1.5, label=label)
-    right.plot(x, decay_integral(x, 1.0e4), color="0.5", lw=1.2, ls="--",
-               label="$(10^4)^{-\\nu}$")
+    right.plot(
+        x,
+        decay_integral(x, 1.0e4),
+        color="0.5",
+        lw=1.2,
+        ls="--",
+        label="$(10^4)^{-\\nu}$",
+    )
 
 
 def _draw_sums(left, right, x, lw, ls):
     colors = plt.cm.viridis(np.linspace(0, 0.9, len(BASES)))
-    for base, color in zip(BASES, colors):
+    for base, color in zip(BASES, colors, strict=False):
         left.plot(x, decay_sum(x, D_SUM, base), color=color, lw=lw, ls=ls)
     for k, alpha in enumerate(POWERS):
         right.plot(x, power_sum(x, D_SUM, alpha), color=f"C{k + 1}", lw=lw, ls=ls)
@@ -110,12 +130,19 @@ def schedules_seed_bases():
     bases = (10.0, 100.0, 1.0e4, 1.0e8)
     labels = ("b = 10", "b = 100", "b = $10^4$", "b = $10^8$")
     fig, axes = plt.subplots(2, 2, figsize=(8, 3.8), sharex=True, sharey=True)
-    for ax, base, label in zip(axes.flat, bases, labels):
+    for ax, base, label in zip(axes.flat, bases, labels, strict=False):
         values = sinusoidal(positions, d, base=base)[:, column]
         ax.plot(positions, values, color="C0", lw=1.2, marker=".", ms=3)
         wavelength = 2 * np.pi * base ** (column / d)
-        ax.text(0.01, 0.98, f"{label}, wavelength {wavelength:.1f}", transform=ax.transAxes,
-                ha="left", va="top", fontsize=9)
+        ax.text(
+            0.01,
+            0.98,
+            f"{label}, wavelength {wavelength:.1f}",
+            transform=ax.transAxes,
+            ha="left",
+            va="top",
+            fontsize=9,
+        )
         ax.set_ylim(-1.15, 1.75)
         ax.set_yticks([-1, 0, 1])
     for ax in axes[1]:
@@ -132,7 +159,9 @@ def schedules_distance():
     k = np.unique(np.round(np.logspace(0, np.log10(32767), 3000)))
     fig, ax = plt.subplots(figsize=(8, 3.4))
     colors = plt.cm.viridis(np.linspace(0, 0.9, len(BASES)))
-    for base, label, color in zip(BASES, ("10", "100", "1000", "$10^4$", "$10^6$"), colors):
+    for base, label, color in zip(
+        BASES, ("10", "100", "1000", "$10^4$", "$10^6$"), colors, strict=False
+    ):
         dist = np.sqrt(np.maximum(1 - decay_sum(k, d, base), 0))
         ax.semilogx(k, dist, color=color, lw=1.2, label=label)
         ax.plot(1, dist[0], "o", color=color, ms=4)
@@ -168,32 +197,64 @@ def schedules_figure():
     x = SCHEDULE_X
     fig = go.Figure()
     blues = ("#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c")
-    for base, colour in zip(SCHEDULE_BASES, blues):
-        fig.add_scatter(x=rounded(x), y=rounded(decay_integral(x, base)), mode="lines",
-                        name=f"b<sup>−ν</sup>, {power_label(base)}",
-                        line={"color": colour, "width": 1.5}, hovertemplate="%{y:.4f}")
-    fig.add_scatter(x=rounded(x), y=rounded(power_integral(x, 1.0)), mode="lines",
-                    name="ν", line={"color": "#555", "width": 1.5, "dash": "dash"},
-                    hovertemplate="%{y:.4f}")
+    for base, colour in zip(SCHEDULE_BASES, blues, strict=False):
+        fig.add_scatter(
+            x=rounded(x),
+            y=rounded(decay_integral(x, base)),
+            mode="lines",
+            name=f"b<sup>−ν</sup>, {power_label(base)}",
+            line={"color": colour, "width": 1.5},
+            hovertemplate="%{y:.4f}",
+        )
+    fig.add_scatter(
+        x=rounded(x),
+        y=rounded(power_integral(x, 1.0)),
+        mode="lines",
+        name="ν",
+        line={"color": "#555", "width": 1.5, "dash": "dash"},
+        hovertemplate="%{y:.4f}",
+    )
     fixed = len(fig.data)
     a0, d0 = 2.0, 128
-    fig.add_scatter(x=rounded(x), y=rounded(power_integral(x, a0)), mode="lines",
-                    name="ν<sup>α</sup>", line={"color": COLORS[1], "width": 3},
-                    hovertemplate="%{y:.4f}")
+    fig.add_scatter(
+        x=rounded(x),
+        y=rounded(power_integral(x, a0)),
+        mode="lines",
+        name="ν<sup>α</sup>",
+        line={"color": COLORS[1], "width": 3},
+        hovertemplate="%{y:.4f}",
+    )
     for d in SCHEDULE_DIMS:
-        fig.add_scatter(x=rounded(x), y=rounded(power_sum(x, d, a0)), mode="lines",
-                        name="ν<sup>α</sup>, sum", visible=d == d0,
-                        line={"color": COLORS[1], "width": 1.5, "dash": "dot"},
-                        hovertemplate="%{y:.4f}")
+        fig.add_scatter(
+            x=rounded(x),
+            y=rounded(power_sum(x, d, a0)),
+            mode="lines",
+            name="ν<sup>α</sup>, sum",
+            visible=d == d0,
+            line={"color": COLORS[1], "width": 1.5, "dash": "dot"},
+            hovertemplate="%{y:.4f}",
+        )
     sliders, menus = slider_and_menu(
         range(fixed, len(fig.data)),
         lambda a: [power_integral(x, a)] + [power_sum(x, d, a) for d in SCHEDULE_DIMS],
-        SCHEDULE_ALPHAS, lambda a: f"{a:g}", "exponent α = ", a0,
+        SCHEDULE_ALPHAS,
+        lambda a: f"{a:g}",
+        "exponent α = ",
+        a0,
         lambda m: [True] * (fixed + 1) + [d == m for d in SCHEDULE_DIMS],
-        SCHEDULE_DIMS, lambda d: f"d = {d}", d0)
-    fig.update_layout(**base_layout(
-        "relative distance x", "J(x) = ∫₀¹ cos(xθ(ν)) dν",
-        sliders=sliders, updatemenus=menus, shapes=[zero_line()]))
+        SCHEDULE_DIMS,
+        lambda d: f"d = {d}",
+        d0,
+    )
+    fig.update_layout(
+        **base_layout(
+            "relative distance x",
+            "J(x) = ∫₀¹ cos(xθ(ν)) dν",
+            sliders=sliders,
+            updatemenus=menus,
+            shapes=[zero_line()],
+        )
+    )
     fig.update_layout(height=HEIGHT + 20, margin={"t": MARGIN_TOP + 20})
     fig.update_xaxes(range=[0, 60])
     fig.update_yaxes(range=[-0.3, 1.02])
@@ -201,6 +262,7 @@ def schedules_figure():
 
 
 # --------------------------------------------------------------------------- Jupyter explorer
+
 
 def explore_schedules():
     """Live explorer of chapter 7: the power schedule nu^alpha against b^(-nu), with dimension d."""
@@ -210,11 +272,36 @@ def explore_schedules():
     def draw(alpha, b, d, x_max):
         x = np.linspace(0, x_max, 801)
         fig, ax = plt.subplots(figsize=(8, 3.6))
-        ax.plot(x, power_integral_jacobi(x, alpha), color="C3", lw=2,
-                label=f"$\\nu^{{{alpha:g}}}$, integral")
-        ax.plot(x, power_sum(x, d, alpha), color="C3", lw=1, ls=":", label=f"$\\nu^{{{alpha:g}}}$, d = {d}")
-        ax.plot(x, decay_integral(x, b), color="C0", lw=2, label=f"$b^{{-\\nu}}$, b = {b:.3g}")
-        ax.plot(x, decay_sum(x, d, b), color="C0", lw=1, ls=":", label=f"$b^{{-\\nu}}$, d = {d}")
+        ax.plot(
+            x,
+            power_integral_jacobi(x, alpha),
+            color="C3",
+            lw=2,
+            label=f"$\\nu^{{{alpha:g}}}$, integral",
+        )
+        ax.plot(
+            x,
+            power_sum(x, d, alpha),
+            color="C3",
+            lw=1,
+            ls=":",
+            label=f"$\\nu^{{{alpha:g}}}$, d = {d}",
+        )
+        ax.plot(
+            x,
+            decay_integral(x, b),
+            color="C0",
+            lw=2,
+            label=f"$b^{{-\\nu}}$, b = {b:.3g}",
+        )
+        ax.plot(
+            x,
+            decay_sum(x, d, b),
+            color="C0",
+            lw=1,
+            ls=":",
+            label=f"$b^{{-\\nu}}$, d = {d}",
+        )
         ax.axhline(0, color="0.4", lw=0.8)
         ax.set_ylim(-0.4, 1.02)
         ax.set_xlabel("relative distance x")
@@ -223,10 +310,25 @@ def explore_schedules():
         fig.tight_layout()
         return fig
 
-    return explorer(draw,
-                     alpha=ipywidgets.FloatSlider(value=1.0, min=0.2, max=3.0, step=0.05,
-                                                  description="α", continuous_update=False),
-                     b=log_slider(1e4, 1, 7, "base b"), d=dimension_slider(128, 8, 1024),
-                     x_max=ipywidgets.FloatLogSlider(value=60, base=10, min=1, max=4, step=0.1,
-                                                     description="max x",
-                                                     continuous_update=False))
+    return explorer(
+        draw,
+        alpha=ipywidgets.FloatSlider(
+            value=1.0,
+            min=0.2,
+            max=3.0,
+            step=0.05,
+            description="α",
+            continuous_update=False,
+        ),
+        b=log_slider(1e4, 1, 7, "base b"),
+        d=dimension_slider(128, 8, 1024),
+        x_max=ipywidgets.FloatLogSlider(
+            value=60,
+            base=10,
+            min=1,
+            max=4,
+            step=0.1,
+            description="max x",
+            continuous_update=False,
+        ),
+    )

@@ -36,8 +36,13 @@ def tables():
 def covariances():
     """{"word": (trained, random), "position": (trained, random)} covariance matrices."""
     word, position = tables()
-    return {label: (np.cov(table, rowvar=False), np.cov(random_like(table, SEED), rowvar=False))
-            for label, table in (("word", word), ("position", position))}
+    return {
+        label: (
+            np.cov(table, rowvar=False),
+            np.cov(random_like(table, SEED), rowvar=False),
+        )
+        for label, table in (("word", word), ("position", position))
+    }
 
 
 @figure("fig-ch09-covariance")
@@ -50,23 +55,37 @@ def model_covariance():
         cov = covs[label][0]
         scale = np.sqrt(np.diag(cov))
         corr = np.abs(cov / np.outer(scale, scale))
-        image = ax.imshow(corr, vmin=0, vmax=0.6, cmap="magma_r", interpolation="nearest")
+        image = ax.imshow(
+            corr, vmin=0, vmax=0.6, cmap="magma_r", interpolation="nearest"
+        )
         ax.grid(False)
         ax.set_xticks([0, 383])
         ax.set_yticks([0, 383] if slot == 0 else [])
         ax.set_xlabel(f"{label}s:\ncoordinate")
-    fig.colorbar(image, cax=fig.add_subplot(grid[0, 2]), label="|correlation|",
-                 ticks=[0, 0.2, 0.4, 0.6])
+    fig.colorbar(
+        image,
+        cax=fig.add_subplot(grid[0, 2]),
+        label="|correlation|",
+        ticks=[0, 0.2, 0.4, 0.6],
+    )
     ax = fig.add_subplot(grid[0, 4])
     bins = np.logspace(-5, 0.5, 56)
     sizes = {"word": len(tables()[0]), "position": len(tables()[1])}
     for label, color in (("word", "C0"), ("position", "C3")):
-        for cov, is_trained in zip(covs[label], (True, False)):
-            off = np.abs(cov[~np.eye(len(cov), dtype=bool)]) / np.abs(np.diag(cov)).mean()
-            ax.hist(off, bins=bins, histtype="step", color=color,
-                    lw=1.5 if is_trained else 1.1, ls="-" if is_trained else "--",
-                    alpha=1.0 if is_trained else 0.6,
-                    label=f"{label}s" if is_trained else f"random, N = {sizes[label]}")
+        for cov, is_trained in zip(covs[label], (True, False), strict=False):
+            off = (
+                np.abs(cov[~np.eye(len(cov), dtype=bool)]) / np.abs(np.diag(cov)).mean()
+            )
+            ax.hist(
+                off,
+                bins=bins,
+                histtype="step",
+                color=color,
+                lw=1.5 if is_trained else 1.1,
+                ls="-" if is_trained else "--",
+                alpha=1.0 if is_trained else 0.6,
+                label=f"{label}s" if is_trained else f"random, N = {sizes[label]}",
+            )
     ax.set_xscale("log")
     ax.set_xlabel("|off-diagonal| / mean diagonal")
     ax.set_ylabel("entries")
@@ -96,7 +115,9 @@ def model_norms():
     left.minorticks_off()
     bins = np.linspace(0, 2.5, 51)
     right.hist(word_norm, bins=bins, density=True, color="C0", alpha=0.6, label="words")
-    right.hist(pos_norm, bins=bins, density=True, color="C3", alpha=0.6, label="positions")
+    right.hist(
+        pos_norm, bins=bins, density=True, color="C3", alpha=0.6, label="positions"
+    )
     right.set_xlabel("norm")
     right.set_ylabel("density")
     right.legend(frameon=False)
@@ -113,8 +134,9 @@ def model_gram():
     lag = np.abs(np.subtract.outer(np.arange(n), np.arange(n)))
     counts = np.bincount(lag.ravel())
     mean = diagonal_means(cos)
-    spread = np.sqrt(np.maximum(np.bincount(lag.ravel(), (cos - mean[lag]).ravel() ** 2)
-                                / counts, 0))
+    spread = np.sqrt(
+        np.maximum(np.bincount(lag.ravel(), (cos - mean[lag]).ravel() ** 2) / counts, 0)
+    )
     reference = diagonal_means(cosine_matrix(sinusoidal(n, d)))
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4), width_ratios=[1, 1.45])
     image = left.imshow(cos, vmin=-1, vmax=1, interpolation="nearest")
@@ -123,12 +145,25 @@ def model_gram():
     left.set_ylabel("position m")
     fig.colorbar(image, ax=left, shrink=0.85, label="cosine")
     k = np.arange(n)
-    right.fill_between(k, mean - spread, mean + spread, color="C3", alpha=0.2, lw=0,
-                       label="learned, ± 1 s.d.")
+    right.fill_between(
+        k,
+        mean - spread,
+        mean + spread,
+        color="C3",
+        alpha=0.2,
+        lw=0,
+        label="learned, ± 1 s.d.",
+    )
     right.plot(k, mean, color="C3", lw=1.5, label="learned, mean")
     right.plot(k, reference, color="C0", lw=1.2, label=f"sinusoidal, d = {d}")
-    right.plot(k, diagonal_means(cosine_matrix(shuffled)), color="0.4", lw=1.0, ls="--",
-               label="learned, positions shuffled")
+    right.plot(
+        k,
+        diagonal_means(cosine_matrix(shuffled)),
+        color="0.4",
+        lw=1.0,
+        ls="--",
+        label="learned, positions shuffled",
+    )
     right.set_xscale("symlog", linthresh=1)
     right.set_xlim(0, n)
     right.set_ylim(-0.4, 1.02)
@@ -144,38 +179,68 @@ def model_spectrum():
     _, position = tables()
     n, d = position.shape
     references = reference_tables(position, SEED)
-    shuffled, noise, walk = references["shuffled"], references["noise"], references["walk"]
+    shuffled, noise, walk = (
+        references["shuffled"],
+        references["noise"],
+        references["walk"],
+    )
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4))
-    cases = [("learned", position, "C3", "-", "o"),
-             (f"sinusoidal, d = {d}", sinusoidal(n, d), "C0", "-", "s"),
-             ("random walk", walk, "C2", "--", "^"),
-             ("learned, shuffled", shuffled, "0.3", ":", "x"),
-             ("white noise", noise, "0.6", "--", "v")]
+    cases = [
+        ("learned", position, "C3", "-", "o"),
+        (f"sinusoidal, d = {d}", sinusoidal(n, d), "C0", "-", "s"),
+        ("random walk", walk, "C2", "--", "^"),
+        ("learned, shuffled", shuffled, "0.3", ":", "x"),
+        ("white noise", noise, "0.6", "--", "v"),
+    ]
     for label, table, color, style, marker in cases:
-        left.plot(TOP_K, top_k_share(table, TOP_K), color=color, ls=style, marker=marker, ms=4,
-                  lw=1.4, label=label)
+        left.plot(
+            TOP_K,
+            top_k_share(table, TOP_K),
+            color=color,
+            ls=style,
+            marker=marker,
+            ms=4,
+            lw=1.4,
+            label=label,
+        )
     left.set_xscale("log", base=2)
     left.set_xticks(TOP_K, [str(k) for k in TOP_K])
     left.set_ylim(0, 1.02)
     left.set_xlabel("k strongest frequencies")
     left.set_ylabel("share of energy")
     freq = np.arange(n // 2 + 1)
-    for label, table, color, style in [("learned", position, "C3", "-"),
-                                       ("random walk", walk, "C2", "--"),
-                                       ("white noise", noise, "0.6", "--")]:
+    for _label, table, color, style in [
+        ("learned", position, "C3", "-"),
+        ("random walk", walk, "C2", "--"),
+        ("white noise", noise, "0.6", "--"),
+    ]:
         energy = band_energy(table).sum(axis=1)
         right.loglog(freq[1:], energy[1:] / energy.sum(), color=color, ls=style, lw=1.2)
     energy = band_energy(position).sum(axis=1)
     share = energy / energy.sum()
     for peak in (1, 3, 10, 30, 88):
-        right.annotate(f"{n / peak:.0f}", (peak, share[peak]), xytext=(0, 6),
-                       textcoords="offset points", ha="center", fontsize=8, color="C3")
+        right.annotate(
+            f"{n / peak:.0f}",
+            (peak, share[peak]),
+            xytext=(0, 6),
+            textcoords="offset points",
+            ha="center",
+            fontsize=8,
+            color="C3",
+        )
     right.set_ylim(1e-6, 1)
     right.set_xlabel("frequency (cycles per 512 positions)")
     right.set_ylabel("share of energy")
     fig.tight_layout()
-    fig.legend(*left.get_legend_handles_labels(), loc="lower center", ncol=5, fontsize=9,
-               frameon=False, bbox_to_anchor=(0.5, 0.98), columnspacing=1.2)
+    fig.legend(
+        *left.get_legend_handles_labels(),
+        loc="lower center",
+        ncol=5,
+        fontsize=9,
+        frameon=False,
+        bbox_to_anchor=(0.5, 0.98),
+        columnspacing=1.2,
+    )
     return fig
 
 
@@ -188,13 +253,20 @@ def model_columns():
     share = energy.max(axis=0) / energy.sum(axis=0)
     fig, axes = plt.subplots(2, 2, figsize=(8, 3.8), sharex=True)
     t = np.arange(n)
-    for ax, peak in zip(axes.flat, (3, 10, 30, 88)):
+    for ax, peak in zip(axes.flat, (3, 10, 30, 88), strict=False):
         candidates = np.flatnonzero(dominant == peak)
         j = int(candidates[np.argmax(share[candidates])])
         ax.plot(t, position[:, j], color="C3", lw=1.0)
-        ax.text(0.99, 0.95, f"coordinate {j}: {share[j]:.0%} at {peak} cycles",
-                transform=ax.transAxes, ha="right", va="top", fontsize=8,
-                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1})
+        ax.text(
+            0.99,
+            0.95,
+            f"coordinate {j}: {share[j]:.0%} at {peak} cycles",
+            transform=ax.transAxes,
+            ha="right",
+            va="top",
+            fontsize=8,
+            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1},
+        )
         ax.set_xlim(0, n - 1)
     for ax in axes[1]:
         ax.set_xlabel("position m")
