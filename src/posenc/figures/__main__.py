@@ -1,4 +1,7 @@
-"""`python -m posenc.figures OUTDIR [NAME ...]`: write the book's figures (what `make figures` runs)."""
+"""`python -m posenc.figures OUTDIR [NAME ...]`: write the book's figures.
+
+This is what `make figures` runs.
+"""
 
 import argparse
 import sys
