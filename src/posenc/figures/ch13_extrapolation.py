@@ -18,9 +18,9 @@ def extrap_angles():
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.5),
                                       gridspec_kw={"width_ratios": [1.6, 1]})
     left.semilogy(i, (TRAIN_L - 1) * theta, color="C0", lw=1.6,
-                  label=f"training, $m < {TRAIN_L}$")
+                  label=f"training, $x < {TRAIN_L}$")
     left.semilogy(i, (SCALE * TRAIN_L - 1) * theta, color="C3", lw=1.4, ls="--",
-                  label=f"evaluation, $m < {SCALE * TRAIN_L}$")
+                  label=f"evaluation, $x < {SCALE * TRAIN_L}$")
     left.axhline(2 * np.pi, color="0.4", lw=0.8, ls=":")
     left.text(1, 2 * np.pi * 1.4, "one full turn, $2\\pi$", color="0.3", va="bottom")
     unseen = (TRAIN_L - 1) * theta < 2 * np.pi
@@ -89,7 +89,7 @@ def extrap_min_vs_base():
         ax.axhline(0, color="0.3", lw=0.8)
         ax.set_xlabel("base $b$")
     left.set_xscale("log")
-    left.set_ylabel(f"$\\min_{{m < {CRITERION_L}}} B_m$")
+    left.set_ylabel(f"$\\min_{{x < {CRITERION_L}}} B_x$")
     left.legend(loc="lower right")
     right.ticklabel_format(axis="x", style="sci", scilimits=(4, 4))
     right.set_ylim(-2.5, 1.0)
