@@ -25,23 +25,48 @@ def rope_rotation():
     pairs = [(2, 5), (6, 9)]
     circle = np.linspace(0, 2 * np.pi, 361)
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.6))
-    for ax, (m, n) in zip(axes, pairs):
+    for ax, (m, n) in zip(axes, pairs, strict=False):
         qm, kn = q * np.exp(1j * m * theta), k * np.exp(1j * n * theta)
         ax.plot(np.cos(circle), np.sin(circle), color="0.85", lw=0.8)
         for z, colour, label in [(q, "C0", "$q$"), (k, "C3", "$k$")]:
-            ax.annotate("", xy=(z.real, z.imag), xytext=(0, 0),
-                        arrowprops=dict(arrowstyle="->", color=colour, lw=1.0, alpha=0.35))
-        for z, colour, label in [(qm, "C0", f"$R_{{{m}}}q$"), (kn, "C3", f"$R_{{{n}}}k$")]:
-            ax.annotate("", xy=(z.real, z.imag), xytext=(0, 0),
-                        arrowprops=dict(arrowstyle="->", color=colour, lw=2.0))
-            ax.text(1.18 * z.real, 1.18 * z.imag, label, color=colour, ha="center", va="center")
+            ax.annotate(
+                "",
+                xy=(z.real, z.imag),
+                xytext=(0, 0),
+                arrowprops=dict(arrowstyle="->", color=colour, lw=1.0, alpha=0.35),
+            )
+        for z, colour, label in [
+            (qm, "C0", f"$R_{{{m}}}q$"),
+            (kn, "C3", f"$R_{{{n}}}k$"),
+        ]:
+            ax.annotate(
+                "",
+                xy=(z.real, z.imag),
+                xytext=(0, 0),
+                arrowprops=dict(arrowstyle="->", color=colour, lw=2.0),
+            )
+            ax.text(
+                1.18 * z.real,
+                1.18 * z.imag,
+                label,
+                color=colour,
+                ha="center",
+                va="center",
+            )
         start, stop = np.angle(qm), np.angle(kn)
         if stop < start:
             stop += 2 * np.pi
         arc = np.linspace(start, stop, 60)
         ax.plot(0.3 * np.cos(arc), 0.3 * np.sin(arc), color="0.3", lw=1.0)
-        ax.text(0.5, 0.02, f"m = {m}, n = {n}: angle $\\varphi_k - \\varphi_q + (n-m)\\theta$",
-                transform=ax.transAxes, ha="center", va="bottom", fontsize=9)
+        ax.text(
+            0.5,
+            0.02,
+            f"m = {m}, n = {n}: angle $\\varphi_k - \\varphi_q + (n-m)\\theta$",
+            transform=ax.transAxes,
+            ha="center",
+            va="bottom",
+            fontsize=9,
+        )
         ax.set_aspect("equal")
         ax.set_xlim(-1.3, 1.3)
         ax.set_ylim(-1.3, 1.3)
@@ -106,28 +131,55 @@ def rope_figure():
     b0, d0 = 1.0e4, 128
     fig = go.Figure()
     for d in ROPE_DIMS:
-        fig.add_scatter(x=rounded(x), y=rounded(rope_bound(x, d, b0)), mode="lines",
-                        name=f"(1/(d/2)) Σⱼ |S<sub>j</sub>(x)|, d = {d}", visible=d == d0,
-                        line={"color": COLORS[0], "width": 2}, hovertemplate="%{y:.3f}")
+        fig.add_scatter(
+            x=rounded(x),
+            y=rounded(rope_bound(x, d, b0)),
+            mode="lines",
+            name=f"(1/(d/2)) Σⱼ |S<sub>j</sub>(x)|, d = {d}",
+            visible=d == d0,
+            line={"color": COLORS[0], "width": 2},
+            hovertemplate="%{y:.3f}",
+        )
     for d in ROPE_DIMS:
-        fig.add_scatter(x=rounded(xc), y=rounded(rope_bound_continuum(xc, d, b0)), mode="lines",
-                        name="continuum", visible=d == d0,
-                        line={"color": "#444", "width": 1.2, "dash": "dash"},
-                        hovertemplate="%{y:.3f}")
+        fig.add_scatter(
+            x=rounded(xc),
+            y=rounded(rope_bound_continuum(xc, d, b0)),
+            mode="lines",
+            name="continuum",
+            visible=d == d0,
+            line={"color": "#444", "width": 1.2, "dash": "dash"},
+            hovertemplate="%{y:.3f}",
+        )
     sliders, menus = slider_and_menu(
         range(len(fig.data)),
-        lambda b: [rope_bound(x, d, b) for d in ROPE_DIMS]
-        + [rope_bound_continuum(xc, d, b) for d in ROPE_DIMS],
-        ROPE_BASES, power_label, "base b = ", b0,
-        lambda m: [d == m for d in ROPE_DIMS] * 2, ROPE_DIMS, lambda d: f"d = {d}", d0)
-    fig.update_layout(**base_layout("relative distance x", "(1/(d/2)) Σⱼ |S<sub>j</sub>(x)|",
-                                     sliders=sliders, updatemenus=menus))
+        lambda b: (
+            [rope_bound(x, d, b) for d in ROPE_DIMS]
+            + [rope_bound_continuum(xc, d, b) for d in ROPE_DIMS]
+        ),
+        ROPE_BASES,
+        power_label,
+        "base b = ",
+        b0,
+        lambda m: [d == m for d in ROPE_DIMS] * 2,
+        ROPE_DIMS,
+        lambda d: f"d = {d}",
+        d0,
+    )
+    fig.update_layout(
+        **base_layout(
+            "relative distance x",
+            "(1/(d/2)) Σⱼ |S<sub>j</sub>(x)|",
+            sliders=sliders,
+            updatemenus=menus,
+        )
+    )
     fig.update_xaxes(range=[0, ROPE_MAX_DISTANCE])
     fig.update_yaxes(rangemode="tozero", autorange=True)
     return fig
 
 
 # --------------------------------------------------------------------------- Jupyter explorer
+
 
 def explore_rope():
     """Live explorer of chapter 12: RoFormer's bound curve for any base, dimension and range."""
@@ -139,7 +191,14 @@ def explore_rope():
         fig, ax = plt.subplots(figsize=(8, 3.6))
         ax.plot(x, rope_bound(x, d, b), color="C0", lw=1.5, label=f"d = {d}")
         xc = np.linspace(0.5, x_max, 400)
-        ax.plot(xc, rope_bound_continuum(xc, d, b), color="0.3", lw=1, ls="--", label="continuum")
+        ax.plot(
+            xc,
+            rope_bound_continuum(xc, d, b),
+            color="0.3",
+            lw=1,
+            ls="--",
+            label="continuum",
+        )
         ax.set_xlim(0, x_max)
         ax.set_ylim(0, None)
         ax.set_xlabel("relative distance $x$")
@@ -148,6 +207,16 @@ def explore_rope():
         fig.tight_layout()
         return fig
 
-    return explorer(draw, b=log_slider(1e4, 1, 7, "base b"), d=dimension_slider(128, 8, 1024),
-                     x_max=ipywidgets.IntSlider(value=256, min=16, max=4096, step=16,
-                                                description="max x", continuous_update=False))
+    return explorer(
+        draw,
+        b=log_slider(1e4, 1, 7, "base b"),
+        d=dimension_slider(128, 8, 1024),
+        x_max=ipywidgets.IntSlider(
+            value=256,
+            min=16,
+            max=4096,
+            step=16,
+            description="max x",
+            continuous_update=False,
+        ),
+    )

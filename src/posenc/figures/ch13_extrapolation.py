@@ -15,12 +15,20 @@ CRITERION_L = 4096
 def extrap_angles():
     theta = frequencies(D, BASE)
     i = np.arange(D // 2)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.5),
-                                      gridspec_kw={"width_ratios": [1.6, 1]})
-    left.semilogy(i, (TRAIN_L - 1) * theta, color="C0", lw=1.6,
-                  label=f"training, $x < {TRAIN_L}$")
-    left.semilogy(i, (SCALE * TRAIN_L - 1) * theta, color="C3", lw=1.4, ls="--",
-                  label=f"evaluation, $x < {SCALE * TRAIN_L}$")
+    fig, (left, right) = plt.subplots(
+        1, 2, figsize=(8, 3.5), gridspec_kw={"width_ratios": [1.6, 1]}
+    )
+    left.semilogy(
+        i, (TRAIN_L - 1) * theta, color="C0", lw=1.6, label=f"training, $x < {TRAIN_L}$"
+    )
+    left.semilogy(
+        i,
+        (SCALE * TRAIN_L - 1) * theta,
+        color="C3",
+        lw=1.4,
+        ls="--",
+        label=f"evaluation, $x < {SCALE * TRAIN_L}$",
+    )
     left.axhline(2 * np.pi, color="0.4", lw=0.8, ls=":")
     left.text(1, 2 * np.pi * 1.4, "one full turn, $2\\pi$", color="0.3", va="bottom")
     unseen = (TRAIN_L - 1) * theta < 2 * np.pi
@@ -35,10 +43,22 @@ def extrap_angles():
     right.plot(np.cos(circle), np.sin(circle), color="0.85", lw=1.0)
     seen = np.linspace(0, (TRAIN_L - 1) * lowest, 200)
     more = np.linspace((TRAIN_L - 1) * lowest, (SCALE * TRAIN_L - 1) * lowest, 200)
-    right.plot(np.cos(seen), np.sin(seen), color="C0", lw=4, solid_capstyle="butt",
-               label="angles seen in training")
-    right.plot(np.cos(more), np.sin(more), color="C3", lw=2, ls="--",
-               label="new angles at evaluation")
+    right.plot(
+        np.cos(seen),
+        np.sin(seen),
+        color="C0",
+        lw=4,
+        solid_capstyle="butt",
+        label="angles seen in training",
+    )
+    right.plot(
+        np.cos(more),
+        np.sin(more),
+        color="C3",
+        lw=2,
+        ls="--",
+        label="new angles at evaluation",
+    )
     right.set_aspect("equal")
     right.set_xlim(-1.3, 1.3)
     right.set_ylim(-1.3, 1.6)
@@ -56,18 +76,38 @@ def extrap_scaling():
     theta = frequencies(D, BASE)
     ntk = frequencies(D, ntk_base(BASE, SCALE, D))
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4))
-    left.plot(i, np.full(i.shape, 1 / SCALE), color="C0", lw=1.6, label="Position Interpolation")
+    left.plot(
+        i,
+        np.full(i.shape, 1 / SCALE),
+        color="C0",
+        lw=1.6,
+        label="Position Interpolation",
+    )
     left.plot(i, ntk / theta, color="C3", lw=1.6, ls="--", label="NTK-aware base")
     left.set_xlabel("frequency index $i$")
     left.set_ylabel("$\\theta_i' / \\theta_i$")
     left.set_ylim(0, 1.05)
     left.legend(loc="upper right")
     length = SCALE * TRAIN_L
-    right.semilogy(i, (TRAIN_L - 1) * theta, color="0.6", lw=5, alpha=0.5,
-                   label="original, training")
-    right.semilogy(i, (length - 1) * theta / SCALE, color="C0", lw=1.4, ls=":",
-                   label="PI, evaluation")
-    right.semilogy(i, (length - 1) * ntk, color="C3", lw=1.6, ls="--", label="NTK, evaluation")
+    right.semilogy(
+        i,
+        (TRAIN_L - 1) * theta,
+        color="0.6",
+        lw=5,
+        alpha=0.5,
+        label="original, training",
+    )
+    right.semilogy(
+        i,
+        (length - 1) * theta / SCALE,
+        color="C0",
+        lw=1.4,
+        ls=":",
+        label="PI, evaluation",
+    )
+    right.semilogy(
+        i, (length - 1) * ntk, color="C3", lw=1.6, ls="--", label="NTK, evaluation"
+    )
     right.set_xlabel("frequency index $i$")
     right.set_ylabel("largest angle (rad)")
     right.legend(loc="upper right")
@@ -84,8 +124,17 @@ def extrap_min_vs_base():
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.5))
     for ax, x, y in [(left, bases, low), (right, zoom, low_zoom)]:
         ax.plot(x, y, color="C0", lw=1.0)
-        ax.fill_between(x, 0, 1, where=y >= 0, color="C2", alpha=0.25, lw=0,
-                        transform=ax.get_xaxis_transform(), label="admissible")
+        ax.fill_between(
+            x,
+            0,
+            1,
+            where=y >= 0,
+            color="C2",
+            alpha=0.25,
+            lw=0,
+            transform=ax.get_xaxis_transform(),
+            label="admissible",
+        )
         ax.axhline(0, color="0.3", lw=0.8)
         ax.set_xlabel("base $b$")
     left.set_xscale("log")
