@@ -28,7 +28,7 @@ def rope_rotation():
     for ax, (m, n) in zip(axes, pairs, strict=False):
         qm, kn = q * np.exp(1j * m * theta), k * np.exp(1j * n * theta)
         ax.plot(np.cos(circle), np.sin(circle), color="0.85", lw=0.8)
-        for z, colour, label in [(q, "C0", "$q$"), (k, "C3", "$k$")]:
+        for z, colour in [(q, "C0"), (k, "C3")]:
             ax.annotate(
                 "",
                 xy=(z.real, z.imag),
