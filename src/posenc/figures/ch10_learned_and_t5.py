@@ -13,7 +13,7 @@ SEED = 10
 
 
 def saturation_distance(bidirectional, num_buckets=NUM_BUCKETS, max_distance=MAX_DISTANCE):
-    """The smallest distance n = query - key whose bucket is the last one of its sign."""
+    """The smallest distance x = |key - query| whose bucket is the last one of its side."""
     n = np.arange(0, 4 * max_distance + 1)
     buckets = t5_bucket(-n, bidirectional, num_buckets, max_distance)
     return int(n[np.argmax(buckets == buckets.max())])

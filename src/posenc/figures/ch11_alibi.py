@@ -25,7 +25,7 @@ def alibi_slopes_figure():
     for ax in (left, right):
         ax.set_yscale("log", base=2)
     left.set_xlabel("head h (reference order)")
-    left.set_ylabel("slope $m_h$")
+    left.set_ylabel("slope $s_h$")
     right.set_xlabel("rank / number of heads (sorted)")
     left.legend(fontsize=9, ncol=1, loc="upper right")
     fig.tight_layout()
@@ -43,8 +43,8 @@ def alibi_bias_figure():
         masked = np.ma.masked_invalid(bias[h])
         image = ax.imshow(masked, cmap=cmap, interpolation="nearest")
         ax.grid(False)
-        ax.set_xlabel("key j")
-        ax.set_ylabel("query i")
+        ax.set_xlabel("key n")
+        ax.set_ylabel("query m")
         ax.text(0.0, 1.03, f"head {h + 1} of {n_heads}, slope 1/{1 / slopes[h]:.0f}",
                 transform=ax.transAxes, fontsize=10)
         ax.text(length - 1.5, 1.5, "masked\n(−∞)", ha="right", va="top", fontsize=9, color="0.3")
@@ -55,21 +55,21 @@ def alibi_bias_figure():
 
 @figure("fig-ch11-vs-sinusoidal")
 def alibi_vs_sinusoidal():
-    k = np.arange(0, 513)
+    x_alibi = np.arange(0, 513)
     slopes = alibi_slopes(8)
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4))
-    for h, m in enumerate(slopes):
-        left.plot(k, np.exp(-m * k), lw=1.3, color=plt.get_cmap("viridis")(h / 7),
-                  label=f"1/{1 / m:.0f}" if h in (0, 3, 7) else None)
-    left.set_xlabel("distance i − j")
-    left.set_ylabel("$e^{-m_h (i-j)}$")
+    for h, s in enumerate(slopes):
+        left.plot(x_alibi, np.exp(-s * x_alibi), lw=1.3, color=plt.get_cmap("viridis")(h / 7),
+                  label=f"1/{1 / s:.0f}" if h in (0, 3, 7) else None)
+    left.set_xlabel("distance x = m − n")
+    left.set_ylabel("$e^{-s_h x}$")
     left.legend(title="slope", fontsize=9, title_fontsize=9)
     x = np.arange(0, 4001)
     for d, colour in ((64, "C1"), (512, "C0")):
         right.plot(x, decay_sum(x.astype(float), d), lw=1.0, color=colour, label=f"d = {d}")
     right.axhline(0, color="0.4", lw=0.8)
-    right.set_xlabel("distance m − n")
-    right.set_ylabel("(2/d) ⟨p_m, p_n⟩")
+    right.set_xlabel("distance x")
+    right.set_ylabel("$S_d(x)$")
     right.legend(fontsize=9)
     fig.tight_layout()
     return fig
