@@ -14,7 +14,8 @@ Modules, in the order the book derives them:
 - :mod:`posenc.tables`, :mod:`posenc.pretrained` (chapter 9): a real model's tables;
 - :mod:`posenc.relative` (chapters 10–11): T5 buckets and ALiBi;
 - :mod:`posenc.rotary` (chapter 12): RoPE and RoFormer's bound;
-- :mod:`posenc.extrapolation` (chapter 13): base versus context length.
+- :mod:`posenc.extrapolation` (chapter 13): base versus context length;
+- :mod:`posenc.long_context` (chapter 14): what the decay story does not explain.
 
 Argument checks live in one private module, ``posenc._validate``.
 """
@@ -39,6 +40,19 @@ from .encoding import (
 )
 from .extrapolation import cos_sums, ntk_base
 from .finite_differences import gradient, hessian_block, taylor_errors
+from .long_context import (
+    critical_dimension,
+    fit_score_coefficients,
+    interpolation_bound,
+    p_rope_frequencies,
+    rope_score_moments,
+    sandwich_bias,
+    score_from_coefficients,
+    xpos_zeta,
+    yarn_frequencies,
+    yarn_ramp,
+    yarn_temperature,
+)
 from .pretrained import (
     ChecksumError,
     Embeddings,
@@ -138,5 +152,16 @@ __all__ = [
     "top_k_share",
     "toy_model",
     "variance_explained",
+    "critical_dimension",
+    "fit_score_coefficients",
+    "interpolation_bound",
+    "p_rope_frequencies",
+    "rope_score_moments",
+    "sandwich_bias",
+    "score_from_coefficients",
+    "xpos_zeta",
+    "yarn_frequencies",
+    "yarn_ramp",
+    "yarn_temperature",
 ]
 __version__ = "0.2.0"

@@ -272,6 +272,7 @@ from . import (  # noqa: E402,F401
     ch11_alibi,
     ch12_rope,
     ch13_extrapolation,
+    ch14_beyond_decay,
 )
 
 
