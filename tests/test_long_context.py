@@ -66,13 +66,18 @@ def test_fit_and_score_and_bound():
     a = score_from_coefficients(h, s, d, base)
     assert np.isclose(np.abs(a).max(), 1.0)
     theta = frequencies(d, base)
-    loop = [sum((hj * np.exp(1j * si * tj)).real for hj, tj in zip(h, theta)) for si in s[:5]]
+    loop = [
+        sum((hj * np.exp(1j * si * tj)).real for hj, tj in zip(h, theta, strict=False))
+        for si in s[:5]
+    ]
     np.testing.assert_allclose(a[:5], loop, atol=1e-12)
     # the bound holds between neighbouring integers, and is nearly attained by cos(s)
     mid = s[:-1] + 0.5
     line = (a[:-1] + a[1:]) / 2
-    assert np.all(np.abs(score_from_coefficients(h, mid, d, base) - line)
-                  <= interpolation_bound(h, 1.0, d, base) + 1e-12)
+    assert np.all(
+        np.abs(score_from_coefficients(h, mid, d, base) - line)
+        <= interpolation_bound(h, 1.0, d, base) + 1e-12
+    )
     single = np.zeros(d // 2, complex)
     single[0] = 1.0
     gap_dev = 1 - math.cos(0.5)
@@ -102,8 +107,9 @@ def test_critical_dimension():
 
 def test_sandwich_and_xpos():
     x = np.arange(0.0, 500.0)
-    np.testing.assert_allclose(sandwich_bias(x, 64, 1e4), 32 * (decay_sum(x, 64, 1e4) - 1),
-                               atol=1e-10)
+    np.testing.assert_allclose(
+        sandwich_bias(x, 64, 1e4), 32 * (decay_sum(x, 64, 1e4) - 1), atol=1e-10
+    )
     assert sandwich_bias([0.0], 64)[0] == 0 and np.all(sandwich_bias(x, 64) <= 1e-12)
     zeta = xpos_zeta(128)
     # torchscale: (arange(0, head_dim, 2) + 0.4 * head_dim) / (1.4 * head_dim)
@@ -111,22 +117,25 @@ def test_sandwich_and_xpos():
     assert np.all(np.diff(zeta) > 0) and zeta[-1] < 1
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: rope_score_moments([1.0], 8, correlation=1.5), "correlation"),
-    (lambda: p_rope_frequencies(8, p=2), "p"),
-    (lambda: yarn_ramp(8, 1e4, 100, alpha=32, beta=1), "beta"),
-    (lambda: yarn_frequencies(8, 1e4, 100, scale=0.5), "scale"),
-    (lambda: yarn_temperature(-1), "scale"),
-    (lambda: critical_dimension(7, 1e4, 100), "d"),
-    (lambda: critical_dimension(8, 1.0, 100), "base"),
-    (lambda: interpolation_bound(np.ones(3), 1.0, 8), "h"),
-    (lambda: interpolation_bound(np.ones(4), 0.0, 8), "gap"),
-    (lambda: fit_score_coefficients([1.0, 2.0], [0.0], 8), "target"),
-    (lambda: fit_score_coefficients([1.0], [0.0], 8, ridge=0), "ridge"),
-    (lambda: score_from_coefficients(np.ones(4), [np.nan], 8), "positions"),
-    (lambda: sandwich_bias([np.inf], 8), "x"),
-    (lambda: xpos_zeta(8, gamma=-1), "gamma"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: rope_score_moments([1.0], 8, correlation=1.5), "correlation"),
+        (lambda: p_rope_frequencies(8, p=2), "p"),
+        (lambda: yarn_ramp(8, 1e4, 100, alpha=32, beta=1), "beta"),
+        (lambda: yarn_frequencies(8, 1e4, 100, scale=0.5), "scale"),
+        (lambda: yarn_temperature(-1), "scale"),
+        (lambda: critical_dimension(7, 1e4, 100), "d"),
+        (lambda: critical_dimension(8, 1.0, 100), "base"),
+        (lambda: interpolation_bound(np.ones(3), 1.0, 8), "h"),
+        (lambda: interpolation_bound(np.ones(4), 0.0, 8), "gap"),
+        (lambda: fit_score_coefficients([1.0, 2.0], [0.0], 8), "target"),
+        (lambda: fit_score_coefficients([1.0], [0.0], 8, ridge=0), "ridge"),
+        (lambda: score_from_coefficients(np.ones(4), [np.nan], 8), "positions"),
+        (lambda: sandwich_bias([np.inf], 8), "x"),
+        (lambda: xpos_zeta(8, gamma=-1), "gamma"),
+    ],
+)
 def test_bad_input_names_the_argument(call, name):
     with pytest.raises(ValueError, match=rf"^{name}\b"):
         call()

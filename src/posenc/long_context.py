@@ -30,8 +30,9 @@ def _check_correlation(correlation) -> float:
 def _check_scale(scale) -> float:
     scale = check_positive(scale, "scale")
     if scale < 1:
-        raise ValueError(f"scale must be >= 1 (a context s times the training length), "
-                         f"got {scale}")
+        raise ValueError(
+            f"scale must be >= 1 (a context s times the training length), got {scale}"
+        )
     return scale
 
 
@@ -97,13 +98,17 @@ def score_from_coefficients(h, positions, d, base=10000.0) -> np.ndarray:
     theta = frequencies(d, base)
     h = np.asarray(h)
     if h.shape != theta.shape or not np.all(np.isfinite(h)):
-        raise ValueError(f"h must hold d/2 = {theta.size} finite (complex) coefficients, "
-                         f"got shape {h.shape}")
+        raise ValueError(
+            f"h must hold d/2 = {theta.size} finite (complex) coefficients, "
+            f"got shape {h.shape}"
+        )
     s = check_positions(positions)
     return (np.exp(1j * np.multiply.outer(s, theta)) @ h).real
 
 
-def fit_score_coefficients(target, positions, d, base=10000.0, ridge=1e-3) -> np.ndarray:
+def fit_score_coefficients(
+    target, positions, d, base=10000.0, ridge=1e-3
+) -> np.ndarray:
     r"""Coefficients :math:`h_j` whose score function :math:`a(s)` fits ``target`` at
     ``positions`` by ridge-regularised least squares, then rescaled so that
     :math:`\max |a(s)| = 1` over those positions.
@@ -118,8 +123,9 @@ def fit_score_coefficients(target, positions, d, base=10000.0, ridge=1e-3) -> np
     s = check_positions(positions)
     y = check_real_array(target, "target", ndim=1)
     if y.shape != s.shape:
-        raise ValueError(f"target must have one value per position ({s.size}), "
-                         f"got {y.size}")
+        raise ValueError(
+            f"target must have one value per position ({s.size}), got {y.size}"
+        )
     if s.size == 0:
         raise ValueError("positions must hold at least one position")
     ridge = check_positive(ridge, "ridge")
@@ -131,7 +137,7 @@ def fit_score_coefficients(target, positions, d, base=10000.0, ridge=1e-3) -> np
     if peak == 0:
         raise ValueError("target must not be zero at every position")
     c = c / peak
-    return c[: theta.size] + 1j * c[theta.size:]
+    return c[: theta.size] + 1j * c[theta.size :]
 
 
 def interpolation_bound(h, gap, d, base=10000.0) -> float:
@@ -151,8 +157,10 @@ def interpolation_bound(h, gap, d, base=10000.0) -> float:
     theta = frequencies(d, base)
     h = np.asarray(h)
     if h.shape != theta.shape or not np.all(np.isfinite(h)):
-        raise ValueError(f"h must hold d/2 = {theta.size} finite (complex) coefficients, "
-                         f"got shape {h.shape}")
+        raise ValueError(
+            f"h must hold d/2 = {theta.size} finite (complex) coefficients, "
+            f"got shape {h.shape}"
+        )
     gap = check_positive(gap, "gap")
     return float(gap**2 / 8 * np.sum(np.abs(h) * theta**2))
 
@@ -171,7 +179,9 @@ def yarn_ramp(d, base, length, alpha=1.0, beta=32.0) -> np.ndarray:
     alpha = check_positive(alpha, "alpha")
     beta = check_positive(beta, "beta")
     if beta <= alpha:
-        raise ValueError(f"beta must be larger than alpha, got alpha = {alpha}, beta = {beta}")
+        raise ValueError(
+            f"beta must be larger than alpha, got alpha = {alpha}, beta = {beta}"
+        )
     turns = length * theta / (2 * np.pi)
     return np.clip((turns - alpha) / (beta - alpha), 0.0, 1.0)
 

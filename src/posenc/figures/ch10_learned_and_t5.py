@@ -12,7 +12,9 @@ MAX_DISTANCE = 128
 SEED = 10
 
 
-def saturation_distance(bidirectional, num_buckets=NUM_BUCKETS, max_distance=MAX_DISTANCE):
+def saturation_distance(
+    bidirectional, num_buckets=NUM_BUCKETS, max_distance=MAX_DISTANCE
+):
     """The smallest distance x = |key - query| whose bucket is the last one of its side."""
     n = np.arange(0, 4 * max_distance + 1)
     buckets = t5_bucket(-n, bidirectional, num_buckets, max_distance)
@@ -23,7 +25,9 @@ def saturation_distance(bidirectional, num_buckets=NUM_BUCKETS, max_distance=MAX
 def t5_buckets():
     r = np.arange(-300, 301)
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.4), sharey=True)
-    for ax, bidirectional, label in zip(axes, (True, False), ("bidirectional", "unidirectional")):
+    for ax, bidirectional, label in zip(
+        axes, (True, False), ("bidirectional", "unidirectional"), strict=False
+    ):
         b = t5_bucket(r, bidirectional, NUM_BUCKETS, MAX_DISTANCE)
         ax.step(r, b, where="mid", color="C0", lw=1.4)
         ax.axvline(-MAX_DISTANCE, color="0.4", lw=0.9, ls=":", label="± max_distance")
@@ -31,8 +35,14 @@ def t5_buckets():
             ax.axvline(MAX_DISTANCE, color="0.4", lw=0.9, ls=":")
         n_sat = saturation_distance(bidirectional)
         sat = [-n_sat] + ([n_sat] if bidirectional else [])
-        ax.plot(sat, t5_bucket(np.array(sat), bidirectional), "o", color="C3", ms=5,
-                label="last bucket begins")
+        ax.plot(
+            sat,
+            t5_bucket(np.array(sat), bidirectional),
+            "o",
+            color="C3",
+            ms=5,
+            label="last bucket begins",
+        )
         ax.text(0.0, 1.03, label, transform=ax.transAxes, fontsize=10)
         ax.set_xlabel("relative position key − query")
         ax.set_xlim(-300, 300)
@@ -48,13 +58,15 @@ def t5_buckets():
 def t5_toeplitz():
     length, d = 48, 32
     rng = np.random.default_rng(SEED)
-    table = rng.standard_normal((length, d)) / np.sqrt(d)   # an untrained learned table
+    table = rng.standard_normal((length, d)) / np.sqrt(d)  # an untrained learned table
     gram = table @ table.T
-    values = rng.standard_normal(NUM_BUCKETS)                 # one head's learned bias per bucket
+    values = rng.standard_normal(NUM_BUCKETS)  # one head's learned bias per bucket
     position = np.arange(length)
     bias = values[t5_bucket(position[None, :] - position[:, None])]
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.6))
-    for ax, matrix, label in zip(axes, (gram, bias), ("⟨p_m, p_n⟩, random table", "T5 bias b(n − m)")):
+    for ax, matrix, label in zip(
+        axes, (gram, bias), ("⟨p_m, p_n⟩, random table", "T5 bias b(n − m)"), strict=False
+    ):
         limit = np.abs(matrix).max()
         image = ax.imshow(matrix, vmin=-limit, vmax=limit, interpolation="nearest")
         ax.grid(False)

@@ -14,14 +14,31 @@ MARKERS = ("o", "s", "^", "D", "v")
 def alibi_slopes_figure():
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.6), sharey=True)
     colours = ("C0", "C1", "C2", "C3", "C4")
-    for rank, (n, marker, colour) in enumerate(zip(HEAD_COUNTS, MARKERS, colours)):
+    for rank, (n, marker, colour) in enumerate(zip(HEAD_COUNTS, MARKERS, colours, strict=False)):
         slopes = alibi_slopes(n)
         heads = np.arange(1, n + 1)
-        z = 10 - rank   # fewer heads on top: their slopes reappear in the larger head counts
-        left.plot(heads, slopes, marker=marker, ms=4, lw=0.8, color=colour, label=f"{n} heads",
-                  zorder=z)
-        right.plot(heads / n, np.sort(slopes)[::-1], marker=marker, ms=4, lw=0.8, color=colour,
-                   zorder=z)
+        z = (
+            10 - rank
+        )  # fewer heads on top: their slopes reappear in the larger head counts
+        left.plot(
+            heads,
+            slopes,
+            marker=marker,
+            ms=4,
+            lw=0.8,
+            color=colour,
+            label=f"{n} heads",
+            zorder=z,
+        )
+        right.plot(
+            heads / n,
+            np.sort(slopes)[::-1],
+            marker=marker,
+            ms=4,
+            lw=0.8,
+            color=colour,
+            zorder=z,
+        )
     for ax in (left, right):
         ax.set_yscale("log", base=2)
     left.set_xlabel("head h (reference order)")
@@ -39,15 +56,28 @@ def alibi_bias_figure():
     slopes = alibi_slopes(n_heads)
     cmap = plt.get_cmap("viridis").with_extremes(bad="0.85")
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.6))
-    for ax, h in zip(axes, heads):
+    for ax, h in zip(axes, heads, strict=False):
         masked = np.ma.masked_invalid(bias[h])
         image = ax.imshow(masked, cmap=cmap, interpolation="nearest")
         ax.grid(False)
         ax.set_xlabel("key n")
         ax.set_ylabel("query m")
-        ax.text(0.0, 1.03, f"head {h + 1} of {n_heads}, slope 1/{1 / slopes[h]:.0f}",
-                transform=ax.transAxes, fontsize=10)
-        ax.text(length - 1.5, 1.5, "masked\n(−∞)", ha="right", va="top", fontsize=9, color="0.3")
+        ax.text(
+            0.0,
+            1.03,
+            f"head {h + 1} of {n_heads}, slope 1/{1 / slopes[h]:.0f}",
+            transform=ax.transAxes,
+            fontsize=10,
+        )
+        ax.text(
+            length - 1.5,
+            1.5,
+            "masked\n(−∞)",
+            ha="right",
+            va="top",
+            fontsize=9,
+            color="0.3",
+        )
         fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="bias")
     fig.tight_layout()
     return fig
@@ -59,14 +89,21 @@ def alibi_vs_sinusoidal():
     slopes = alibi_slopes(8)
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4))
     for h, s in enumerate(slopes):
-        left.plot(x_alibi, np.exp(-s * x_alibi), lw=1.3, color=plt.get_cmap("viridis")(h / 7),
-                  label=f"1/{1 / s:.0f}" if h in (0, 3, 7) else None)
+        left.plot(
+            x_alibi,
+            np.exp(-s * x_alibi),
+            lw=1.3,
+            color=plt.get_cmap("viridis")(h / 7),
+            label=f"1/{1 / s:.0f}" if h in (0, 3, 7) else None,
+        )
     left.set_xlabel("distance x = m − n")
     left.set_ylabel("$e^{-s_h x}$")
     left.legend(title="slope", fontsize=9, title_fontsize=9)
     x = np.arange(0, 4001)
     for d, colour in ((64, "C1"), (512, "C0")):
-        right.plot(x, decay_sum(x.astype(float), d), lw=1.0, color=colour, label=f"d = {d}")
+        right.plot(
+            x, decay_sum(x.astype(float), d), lw=1.0, color=colour, label=f"d = {d}"
+        )
     right.axhline(0, color="0.4", lw=0.8)
     right.set_xlabel("distance x")
     right.set_ylabel("$S_d(x)$")

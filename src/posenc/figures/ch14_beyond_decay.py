@@ -43,7 +43,9 @@ def xpos_expected(x):
     """(2/d) sum_i cos(x theta_i) zeta_i^(x/512): xPos's score for q = k, normalised."""
     theta = frequencies(D, BASE)
     x = np.asarray(x, dtype=float)[:, None]
-    return 2 / D * (np.cos(x * theta) * xpos_zeta(D) ** (x / XPOS_SCALE_BASE)).sum(axis=1)
+    return (
+        2 / D * (np.cos(x * theta) * xpos_zeta(D) ** (x / XPOS_SCALE_BASE)).sum(axis=1)
+    )
 
 
 @figure("fig-ch14-independent")
@@ -54,19 +56,36 @@ def independent_qk():
         left.plot(MOMENT_X, mean / D, color=color, lw=1.2, label=f"$\\rho = {rho:g}$")
         if rho in (0.0, 1.0):
             sd = np.sqrt(var) / D
-            left.fill_between(MOMENT_X, (mean - sd) / D, (mean + sd) / D, color=color,
-                              alpha=0.3, lw=0)
+            left.fill_between(
+                MOMENT_X, (mean - sd) / D, (mean + sd) / D, color=color, alpha=0.3, lw=0
+            )
     left.set_xlabel("distance $x$")
     left.set_ylabel("score $/\\,d$: mean $\\pm$ one sd")
     left.legend(loc="upper right")
     theta = frequencies(D, BASE)
-    right.plot(SLOW_X, np.cos(SLOW_X * theta[-1]), color="C1", lw=1.6,
-               label="$q = k$ in the slowest pair")
-    right.plot(SLOW_X, decay_sum(SLOW_X, D, BASE), color="C3", lw=0.8,
-               label="$q = k$ spread evenly ($S_d$)")
+    right.plot(
+        SLOW_X,
+        np.cos(SLOW_X * theta[-1]),
+        color="C1",
+        lw=1.6,
+        label="$q = k$ in the slowest pair",
+    )
+    right.plot(
+        SLOW_X,
+        decay_sum(SLOW_X, D, BASE),
+        color="C3",
+        lw=0.8,
+        label="$q = k$ spread evenly ($S_d$)",
+    )
     p_theta = p_rope_frequencies(D, BASE, P_ROPE)
-    right.plot(SLOW_X, np.cos(np.outer(SLOW_X, p_theta)).mean(axis=1), color="C4", lw=0.8,
-               ls="--", label=f"the same, p-RoPE $p = {P_ROPE:g}$")
+    right.plot(
+        SLOW_X,
+        np.cos(np.outer(SLOW_X, p_theta)).mean(axis=1),
+        color="C4",
+        lw=0.8,
+        ls="--",
+        label=f"the same, p-RoPE $p = {P_ROPE:g}$",
+    )
     right.set_xlabel("distance $x$")
     right.set_ylabel("expected score $/\\,d$")
     right.set_ylim(-0.4, 1.05)
@@ -87,10 +106,21 @@ def position_interpolation():
     left.set_ylabel("$a(s)$")
     left.legend(loc="upper left")
     fine = np.arange(0.0, 256.0, 1.0 / PI_SCALE)
-    right.plot(fine, score_from_coefficients(h, fine, D, BASE), color="C1", lw=0.8,
-               label=f"positions $m/{PI_SCALE}$ (interpolated)")
-    right.plot(s[:256], score_from_coefficients(h, s[:256], D, BASE), "o", color="C0",
-               ms=2.0, label="integer positions")
+    right.plot(
+        fine,
+        score_from_coefficients(h, fine, D, BASE),
+        color="C1",
+        lw=0.8,
+        label=f"positions $m/{PI_SCALE}$ (interpolated)",
+    )
+    right.plot(
+        s[:256],
+        score_from_coefficients(h, s[:256], D, BASE),
+        "o",
+        color="C0",
+        ms=2.0,
+        label="integer positions",
+    )
     right.set_ylim(-1.6, 1.6)
     right.set_xlabel("position $s$")
     right.legend(loc="lower left", fontsize=8)
@@ -106,8 +136,13 @@ def yarn_partition():
     yarn = (1 - gamma) / YARN_S + gamma
     ntk = frequencies(D, ntk_base(BASE, YARN_S, D)) / theta
     fig, ax = plt.subplots(figsize=(6.4, 3.4))
-    ax.semilogy(i, np.full(i.shape, 1 / YARN_S), color="C0", lw=1.4,
-                label="Position Interpolation")
+    ax.semilogy(
+        i,
+        np.full(i.shape, 1 / YARN_S),
+        color="C0",
+        lw=1.4,
+        label="Position Interpolation",
+    )
     ax.semilogy(i, ntk, color="C3", lw=1.4, ls="--", label="NTK-aware base")
     ax.semilogy(i, yarn, color="C2", lw=2.0, label="YaRN")
     ax.axvspan(-0.5, i[gamma == 1][-1] + 0.5, color="C2", alpha=0.08, lw=0)
@@ -124,11 +159,23 @@ def yarn_partition():
 def sandwich_xpos():
     x = SANDWICH_X
     fig, ax = plt.subplots(figsize=(8.0, 3.5))
-    ax.plot(x, decay_integral(x, BASE), color="0.3", lw=2.2, alpha=0.6,
-            label="chapter 5: $I_b(x)$")
+    ax.plot(
+        x,
+        decay_integral(x, BASE),
+        color="0.3",
+        lw=2.2,
+        alpha=0.6,
+        label="chapter 5: $I_b(x)$",
+    )
     ax.plot(x, decay_sum(x, D, BASE), color="C0", lw=0.8, label="$S_d(x)$, $d = 128$")
-    ax.plot(x, sandwich_bias(x, D, BASE) / (D / 2), color="C1", lw=0.9, ls="--",
-            label="Sandwich bias $/\\,(d/2)$")
+    ax.plot(
+        x,
+        sandwich_bias(x, D, BASE) / (D / 2),
+        color="C1",
+        lw=0.9,
+        ls="--",
+        label="Sandwich bias $/\\,(d/2)$",
+    )
     ax.plot(x, xpos_expected(x), color="C3", lw=1.2, label="xPos, $q = k$")
     factor = (xpos_zeta(D)[None, :] ** (x[:, None] / XPOS_SCALE_BASE)).mean(axis=1)
     ax.plot(x, factor, color="C3", lw=1.0, ls=":", label="xPos's factor alone")
