@@ -17,7 +17,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-MARKER = "posenc-plotly"  # class of the div; tools/book_ext.py looks for it in a page's body
+MARKER = (
+    "posenc-plotly"  # class of the div; tools/book_ext.py looks for it in a page's body
+)
 # Set to "1" by the book build (tools/book_ext.py), whose kernels inherit it: the website uses the
 # HTML, and MyST-NB would warn about Plotly's mime type, which it does not know.
 HTML_ONLY_VARIABLE = "POSENC_HTML_ONLY"
@@ -27,22 +29,37 @@ SIGNIFICANT = 4  # digits kept in the JSON: plenty for a plot, and it keeps page
 # a fixed number of pixels below the plot area (paper y = 0 plus a pad): side by side they
 # collided with each other and with the axis title on a 390 px phone, and a paper-relative
 # position moved whenever a legend that wraps on a narrow screen shrank the plot area.
-SLIDER_BELOW = 55  # px from the plot area down to the slider (clears tick labels and x title)
+SLIDER_BELOW = (
+    55  # px from the plot area down to the slider (clears tick labels and x title)
+)
 MENU_BELOW = 140  # px down to the menu (clears the slider's label, rail and ticks)
 MARGIN_TOP, MARGIN_BOTTOM = 70, 185
 HEIGHT = 520
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#7f7f7f")
 # No Plotly logo (a link to plotly.com) and no "Share chart" button (an upload to Plotly Cloud):
 # this book's pages talk to no other site.
-PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "showLink": False,
-                 "showSendToCloud": False, "showEditInChartStudio": False,
-                 "modeBarButtonsToRemove": ["select2d", "lasso2d", "sendChartToCloud",
-                                            "sendDataToCloud", "editInChartStudio"]}
+PLOTLY_CONFIG = {
+    "displaylogo": False,
+    "responsive": True,
+    "showLink": False,
+    "showSendToCloud": False,
+    "showEditInChartStudio": False,
+    "modeBarButtonsToRemove": [
+        "select2d",
+        "lasso2d",
+        "sendChartToCloud",
+        "sendDataToCloud",
+        "editInChartStudio",
+    ],
+}
+
 
 def rounded(values) -> list[float | None]:
     """``values`` as a list of floats with :data:`SIGNIFICANT` significant digits."""
-    return [float(f"{v:.{SIGNIFICANT}g}") if np.isfinite(v) else None
-            for v in np.asarray(values, dtype=float).ravel()]
+    return [
+        float(f"{v:.{SIGNIFICANT}g}") if np.isfinite(v) else None
+        for v in np.asarray(values, dtype=float).ravel()
+    ]
 
 
 SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
@@ -63,23 +80,47 @@ def base_layout(xtitle: str, ytitle: str, **extra) -> dict:
         "font": {"size": 13},
         # an empty template: Plotly's default one would add 6 KB of JSON to every figure
         "template": {"layout": {}},
-        "paper_bgcolor": "white", "plot_bgcolor": "white",
+        "paper_bgcolor": "white",
+        "plot_bgcolor": "white",
         "hovermode": "x unified",
-        "xaxis": {"title": {"text": xtitle}, "zeroline": False, "gridcolor": "#e5e5e5",
-                  "linecolor": "#444", "ticks": "outside"},
-        "yaxis": {"title": {"text": ytitle}, "zeroline": False, "gridcolor": "#e5e5e5",
-                  "linecolor": "#444", "ticks": "outside"},
-        "legend": {"orientation": "h", "x": 0, "y": 1.02, "xanchor": "left", "yanchor": "bottom"},
+        "xaxis": {
+            "title": {"text": xtitle},
+            "zeroline": False,
+            "gridcolor": "#e5e5e5",
+            "linecolor": "#444",
+            "ticks": "outside",
+        },
+        "yaxis": {
+            "title": {"text": ytitle},
+            "zeroline": False,
+            "gridcolor": "#e5e5e5",
+            "linecolor": "#444",
+            "ticks": "outside",
+        },
+        "legend": {
+            "orientation": "h",
+            "x": 0,
+            "y": 1.02,
+            "xanchor": "left",
+            "yanchor": "bottom",
+        },
     }
     layout.update(extra)
     return layout
 
 
-def slider_and_menu(traces: Sequence[int], ys: Callable[[float], list],
-                     slider_values: Sequence[float], slider_label: Callable[[float], str],
-                     slider_prefix: str, slider_default: float,
-                     visible: Callable[[float], list], menu_values: Sequence[float],
-                     menu_label: Callable[[float], str], menu_default: float) -> tuple[list, list]:
+def slider_and_menu(
+    traces: Sequence[int],
+    ys: Callable[[float], list],
+    slider_values: Sequence[float],
+    slider_label: Callable[[float], str],
+    slider_prefix: str,
+    slider_default: float,
+    visible: Callable[[float], list],
+    menu_values: Sequence[float],
+    menu_label: Callable[[float], str],
+    menu_default: float,
+) -> tuple[list, list]:
     """A slider over one parameter and a menu over another, all data precomputed.
 
     ``ys(s)`` gives the y arrays of ``traces`` for slider value s: the traces for every menu
@@ -90,19 +131,37 @@ def slider_and_menu(traces: Sequence[int], ys: Callable[[float], list],
     slider = {
         "active": list(slider_values).index(slider_default),
         "currentvalue": {"prefix": slider_prefix},
-        "x": 0.0, "len": 1.0, "y": 0.0, "yanchor": "top",
+        "x": 0.0,
+        "len": 1.0,
+        "y": 0.0,
+        "yanchor": "top",
         "pad": {"t": SLIDER_BELOW, "l": 0},
-        "steps": [{"method": "restyle", "label": slider_label(s),
-                   "args": [{"y": [rounded(y) for y in ys(s)]}, list(traces)]}
-                  for s in slider_values],
+        "steps": [
+            {
+                "method": "restyle",
+                "label": slider_label(s),
+                "args": [{"y": [rounded(y) for y in ys(s)]}, list(traces)],
+            }
+            for s in slider_values
+        ],
     }
     menu = {
-        "type": "dropdown", "direction": "up",
+        "type": "dropdown",
+        "direction": "up",
         "active": list(menu_values).index(menu_default),
-        "x": 0.0, "xanchor": "left", "y": 0.0, "yanchor": "top",
+        "x": 0.0,
+        "xanchor": "left",
+        "y": 0.0,
+        "yanchor": "top",
         "pad": {"t": MENU_BELOW, "r": 10},
-        "buttons": [{"method": "restyle", "label": menu_label(m), "args": [{"visible": visible(m)}]}
-                    for m in menu_values],
+        "buttons": [
+            {
+                "method": "restyle",
+                "label": menu_label(m),
+                "args": [{"visible": visible(m)}],
+            }
+            for m in menu_values
+        ],
     }
     return [slider], [menu]
 
@@ -137,9 +196,9 @@ class InteractiveFigure:
             f'style="width:100%;height:{height}px"></div>\n'
             "<script>(function () {\n"
             f"  var spec = {spec};\n"
-            f"  function draw() {{ Plotly.newPlot(\"{element}\", spec.data, spec.layout,"
+            f'  function draw() {{ Plotly.newPlot("{element}", spec.data, spec.layout,'
             " spec.config); }\n"
-            "  if (window.Plotly) { draw(); } else { window.addEventListener(\"load\", draw); }\n"
+            '  if (window.Plotly) { draw(); } else { window.addEventListener("load", draw); }\n'
             "})();</script>"
         )
 
@@ -151,7 +210,9 @@ class InteractiveFigure:
             # JupyterLab draws this with the jupyterlab-plotly renderer that ships with plotly
             # (the HTML above needs the page's Plotly bundle, which only the website has)
             spec = self.spec()
-            bundle[PLOTLY_MIME] = {key: spec[key] for key in ("data", "layout", "config")}
+            bundle[PLOTLY_MIME] = {
+                key: spec[key] for key in ("data", "layout", "config")
+            }
         return bundle
 
     def __repr__(self) -> str:
@@ -160,5 +221,12 @@ class InteractiveFigure:
 
 def zero_line() -> dict:
     """A thin horizontal line at y = 0 across the plot."""
-    return {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": 0, "y1": 0,
-            "line": {"color": "#666", "width": 1}}
+    return {
+        "type": "line",
+        "xref": "paper",
+        "x0": 0,
+        "x1": 1,
+        "y0": 0,
+        "y1": 0,
+        "line": {"color": "#666", "width": 1},
+    }

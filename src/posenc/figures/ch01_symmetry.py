@@ -33,8 +33,13 @@ def symmetry_attention():
     row_names = ["no position vectors", "with position vectors"]
     col_names = ['"A hit B"', '"B hit A", reordered', "difference"]
     for r, (fwd, bwd) in enumerate(pairs):
-        for c, (mat, cmap, lo, hi) in enumerate([(fwd, "Blues", 0, vmax), (bwd, "Blues", 0, vmax),
-                                                 (fwd - bwd, "RdBu_r", -dmax, dmax)]):
+        for c, (mat, cmap, lo, hi) in enumerate(
+            [
+                (fwd, "Blues", 0, vmax),
+                (bwd, "Blues", 0, vmax),
+                (fwd - bwd, "RdBu_r", -dmax, dmax),
+            ]
+        ):
             ax = axes[r, c]
             ax.imshow(mat, cmap=cmap, vmin=lo, vmax=hi)
             ax.grid(False)
@@ -45,12 +50,26 @@ def symmetry_attention():
                     text = f"{value:+.2f}" if c == 2 else f"{value:.2f}"
                     if c == 2 and abs(value) < 5e-3:
                         text = "0.00"
-                    ax.text(j, i, text, ha="center", va="center", fontsize=10,
-                            color="white" if dark else "black")
+                    ax.text(
+                        j,
+                        i,
+                        text,
+                        ha="center",
+                        va="center",
+                        fontsize=10,
+                        color="white" if dark else "black",
+                    )
             ax.set_xticks(range(3), WORDS)
             ax.set_yticks(range(3), WORDS)
             if r == 0:  # a column header, not a title: the caption explains the panels
-                ax.text(0.5, 1.04, col_names[c], transform=ax.transAxes, ha="center", va="bottom")
+                ax.text(
+                    0.5,
+                    1.04,
+                    col_names[c],
+                    transform=ax.transAxes,
+                    ha="center",
+                    va="bottom",
+                )
             if r == 1:
                 ax.set_xlabel("key")
             if c == 0:

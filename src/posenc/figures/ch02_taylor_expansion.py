@@ -34,11 +34,14 @@ def taylor_error():
     eps, second, cross = error_curves()
     fig, ax = plt.subplots(figsize=(8, 3.8))
     for err, color, marker, label in [
-            (second, "C0", "o", r"$\tilde f$ minus its second-order expansion"),
-            (cross, "C3", "s", r"mixed difference minus $\varepsilon^2 p_m^\top H p_n$")]:
+        (second, "C0", "o", r"$\tilde f$ minus its second-order expansion"),
+        (cross, "C3", "s", r"mixed difference minus $\varepsilon^2 p_m^\top H p_n$"),
+    ]:
         slope, intercept = np.polyfit(np.log(eps), np.log(err), 1)
         ax.loglog(eps, err, marker, color=color, label=f"{label} (slope {slope:.2f})")
-        ax.loglog(eps, np.exp(intercept) * eps ** slope, "-", color=color, lw=1, alpha=0.7)
+        ax.loglog(
+            eps, np.exp(intercept) * eps**slope, "-", color=color, lw=1, alpha=0.7
+        )
     guide = second[0] * 3 * (eps / eps[0]) ** 3
     ax.loglog(eps, guide, ":", color="0.4", label="slope 3 (guide)")
     ax.set_xlabel(r"scale $\varepsilon$ of the position vectors")

@@ -13,8 +13,8 @@ from .. import (
 )
 from . import figure
 
-D = 64          # dimension of the encodings
-N = 128         # positions 0 … N-1
+D = 64  # dimension of the encodings
+N = 128  # positions 0 … N-1
 SEED = 0
 
 
@@ -25,8 +25,10 @@ def diagonal_h(d=D, seed=SEED):
 
 def _explained(c):
     """Variance of c explained by m - n alone and by m - n and m + n."""
-    return (variance_explained(c, toeplitz_fit(c)),
-            variance_explained(c, toeplitz_hankel_fit(c)))
+    return (
+        variance_explained(c, toeplitz_fit(c)),
+        variance_explained(c, toeplitz_hankel_fit(c)),
+    )
 
 
 @figure("fig-ch08-diagonal")
@@ -35,12 +37,14 @@ def beyond_diagonal():
     h = np.diag(diagonal_h())
     c = p @ np.diag(h) @ p.T
     theta = frequencies(D)
-    h_sin, h_cos = h[0::2], h[1::2]      # sin at 2i, cos at 2i+1
+    h_sin, h_cos = h[0::2], h[1::2]  # sin at 2i, cos at 2i+1
     k = np.arange(-(N - 1), N)
     s = np.arange(2 * N - 1)
     relative = 0.5 * np.cos(np.multiply.outer(k, theta)) @ (h_cos + h_sin)
     absolute = 0.5 * np.cos(np.multiply.outer(s, theta)) @ (h_cos - h_sin)
-    fig, axes = plt.subplots(1, 3, figsize=(8, 3.2), gridspec_kw={"width_ratios": [1, 1, 1]})
+    fig, axes = plt.subplots(
+        1, 3, figsize=(8, 3.2), gridspec_kw={"width_ratios": [1, 1, 1]}
+    )
     lim = np.abs(c).max()
     image = axes[0].imshow(c, vmin=-lim, vmax=lim, interpolation="nearest")
     axes[0].grid(False)
@@ -61,18 +65,31 @@ def beyond_diagonal():
 def beyond_offdiagonal():
     p = sinusoidal(N, D)
     strengths = np.linspace(0, 1, 21)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4),
-                                      gridspec_kw={"width_ratios": [1.3, 1]})
+    fig, (left, right) = plt.subplots(
+        1, 2, figsize=(8, 3.4), gridspec_kw={"width_ratios": [1.3, 1]}
+    )
     for seed in range(5):
         g = random_symmetric(D, seed)
-        fractions = np.array([_explained(p @ ((1 - s) * np.eye(D) + s * g) @ p.T)
-                              for s in strengths])
+        fractions = np.array(
+            [_explained(p @ ((1 - s) * np.eye(D) + s * g) @ p.T) for s in strengths]
+        )
         bold = seed == SEED
         kwargs = {"lw": 1.6 if bold else 0.7, "alpha": 1 if bold else 0.45}
-        left.plot(strengths, fractions[:, 0], color="C0", **kwargs,
-                  label="m − n only (Toeplitz)" if bold else None)
-        left.plot(strengths, fractions[:, 1], color="C1", ls="--", **kwargs,
-                  label="m − n and m + n" if bold else None)
+        left.plot(
+            strengths,
+            fractions[:, 0],
+            color="C0",
+            **kwargs,
+            label="m − n only (Toeplitz)" if bold else None,
+        )
+        left.plot(
+            strengths,
+            fractions[:, 1],
+            color="C1",
+            ls="--",
+            **kwargs,
+            label="m − n and m + n" if bold else None,
+        )
     left.set_xlabel("off-diagonal strength s")
     left.set_ylabel("fraction of variance explained")
     left.set_ylim(0, 1.03)
