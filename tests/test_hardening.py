@@ -1368,6 +1368,29 @@ BAD_INPUT = [
         )
         for digest in (123, b"00", "not a digest", "0" * 63)
     ],
+    # ---------------------------------------------------------------- long_context.py
+    bad(public("rope_score_moments"), "x", [math.nan], 8),
+    bad(public("rope_score_moments"), "d", [1.0], 3),
+    bad(public("rope_score_moments"), "correlation", [1.0], 8, correlation=1.5),
+    bad(public("rope_score_moments"), "base", [1.0], 8, base=1.0),
+    bad(public("p_rope_frequencies"), "p", 8, p=1.5),
+    bad(public("p_rope_frequencies"), "d", 5),
+    bad(public("score_from_coefficients"), "h", np.ones(3), [0, 1], 8),
+    bad(public("score_from_coefficients"), "positions", np.ones(4) + 0j, [math.nan], 8),
+    bad(public("fit_score_coefficients"), "target", [1.0, 2.0], [0, 1, 2], 8),
+    bad(public("fit_score_coefficients"), "ridge", [1.0, 2.0], [0, 1], 8, ridge=0),
+    bad(public("interpolation_bound"), "gap", np.ones(4) + 0j, -1.0, 8),
+    bad(public("interpolation_bound"), "h", np.ones(3), 1.0, 8),
+    bad(public("yarn_ramp"), "length", 8, 1e4, 0),
+    bad(public("yarn_ramp"), "alpha", 8, 1e4, 4096, alpha=-1.0),
+    bad(public("yarn_ramp"), "beta", 8, 1e4, 4096, alpha=40.0),
+    bad(public("yarn_frequencies"), "scale", 8, 1e4, 4096, 0.5),
+    bad(public("yarn_temperature"), "scale", 0.5),
+    bad(public("critical_dimension"), "length", 128, 1e4, -5),
+    bad(public("critical_dimension"), "base", 128, 0.5, 4096),
+    bad(public("sandwich_bias"), "x", [math.inf], 8),
+    bad(public("xpos_zeta"), "gamma", 8, gamma=-1.0),
+    bad(public("xpos_zeta"), "d", 0),
 ]
 
 
