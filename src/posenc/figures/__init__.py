@@ -56,7 +56,7 @@ STYLE = {
     "axes.grid": True,
     "grid.alpha": 0.3,
     "figure.dpi": 100,
-    "savefig.dpi": 150,
+    "savefig.dpi": _style.RASTER_DPI,  # also the rasterised layers of SVG and PDF
     "savefig.bbox": "tight",
     **_style.RC,  # the book's palette and colour maps, defined once
 }

@@ -11,7 +11,9 @@ exponential schedule (``BASE_COLORS``).
 
 from __future__ import annotations
 
+import numpy as np
 from cycler import cycler
+from matplotlib.colors import to_rgb
 
 BLUE = "#0072B2"
 ORANGE = "#E69F00"
@@ -50,6 +52,13 @@ RASTER_DPI = 150
 def d_color(d: int) -> str:
     """The colour of dimension ``d`` in every figure of the book."""
     return D_COLORS[d]
+
+
+def mix_white(color, amount: float) -> tuple[float, float, float]:
+    """``color`` mixed with white, ``amount`` of the way (0: the colour, 1: white). Opaque, so
+    overlapping pale curves do not blend into new shades as transparent ones would."""
+    rgb = np.array(to_rgb(color))
+    return tuple(float(v) for v in rgb + (1.0 - rgb) * amount)
 
 
 RC = {
