@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from . import _style
+
 MARKER = "posenc-plotly"  # class of the div; tools/book_ext.py looks for it in a page's body
 # Set to "1" by the book build (tools/book_ext.py), whose kernels inherit it: the website uses the
 # HTML, and MyST-NB would warn about Plotly's mime type, which it does not know.
@@ -31,7 +33,9 @@ SLIDER_BELOW = 55  # px from the plot area down to the slider (clears tick label
 MENU_BELOW = 140  # px down to the menu (clears the slider's label, rail and ticks)
 MARGIN_TOP, MARGIN_BOTTOM = 70, 185
 HEIGHT = 520
-COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#7f7f7f")
+# The book's palette (_style), in the order the interactive figures use: blue, red, green, ...
+COLORS = (_style.BLUE, _style.RED, _style.GREEN, _style.ORANGE, _style.PURPLE, _style.SKY,
+          _style.GREY)
 # No Plotly logo (a link to plotly.com) and no "Share chart" button (an upload to Plotly Cloud):
 # this book's pages talk to no other site.
 PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "showLink": False,
