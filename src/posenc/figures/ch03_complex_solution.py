@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import block_encoding, decay_integral, decay_sum, frequencies, sinusoidal
 from . import figure
-from ._style import d_color
+from ._style import SEQUENTIAL, d_color
 
 # Small settings that keep the pictures legible.
 CIRCLE_D, CIRCLE_BASE, CIRCLE_STEPS = 6, 100.0, 24
@@ -33,11 +33,11 @@ def complex_circle():
             z.real,
             z.imag,
             c=m,
-            cmap="viridis",
+            cmap=SEQUENTIAL,
             s=26,
             zorder=3,
-            edgecolors="white",
-            linewidths=0.4,
+            edgecolors="0.25",  # a dark rim: the pale yellow end of the map stays visible
+            linewidths=0.5,
         )
         ax.annotate("$p_0$", (1.0, 0.0), xytext=(1.12, -0.2), fontsize=10)
         ax.set_aspect("equal")
