@@ -246,7 +246,8 @@ def schedules_figure():
 
     x = SCHEDULE_X
     fig = go.Figure()
-    blues = ("#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c")
+    # a ramp of blues whose palest member still reads on white (the caption calls them blue)
+    blues = ("#7fb8e0", "#4a9bd1", "#1f78b4", "#0a5a96", "#08306b")
     for base, colour in zip(SCHEDULE_BASES, blues, strict=False):
         fig.add_scatter(
             x=rounded(x),
