@@ -125,6 +125,21 @@ def test_written_files_have_right_format(written, fmt):
             ET.fromstring(data)  # well-formed XML
 
 
+SVG_LIMIT = 250_000  # bytes: dense layers are rasterised, so no page carries a huge SVG
+
+
+def test_svg_files_are_at_most_250_kb(written):
+    """Read from the files ``write_all`` wrote (the same bytes as ``render(name, "svg")``), so
+    no figure is rendered an extra time."""
+    sizes = {name: (written["a"] / f"{name}.svg").stat().st_size for name in STATIC}
+    heavy = {
+        name: f"{size // 1000} kB" for name, size in sizes.items() if size > SVG_LIMIT
+    }
+    assert not heavy, (
+        f"SVG over {SVG_LIMIT // 1000} kB (rasterise dense layers): {heavy}"
+    )
+
+
 def png_chunks(data: bytes) -> list[tuple[bytes, bytes]]:
     chunks, i = [], len(PNG_SIGNATURE)
     while i < len(data):

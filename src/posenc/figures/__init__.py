@@ -30,6 +30,8 @@ import matplotlib
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
+from . import _style
+
 FORMATS = ("svg", "png", "pdf")
 STATIC, INTERACTIVE = "static", "interactive"
 
@@ -54,9 +56,9 @@ STYLE = {
     "axes.grid": True,
     "grid.alpha": 0.3,
     "figure.dpi": 100,
-    "savefig.dpi": 150,
+    "savefig.dpi": _style.RASTER_DPI,  # also the rasterised layers of SVG and PDF
     "savefig.bbox": "tight",
-    "image.cmap": "RdBu_r",
+    **_style.RC,  # the book's palette and colour maps, defined once
 }
 
 NAME_RULE = re.compile(r"^fig-(ch\d\d)-[a-z0-9]+(-[a-z0-9]+)*$")

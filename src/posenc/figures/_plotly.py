@@ -17,9 +17,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-MARKER = (
-    "posenc-plotly"  # class of the div; tools/book_ext.py looks for it in a page's body
-)
+from . import _style
+
+# class of the div; tools/book_ext.py looks for it in a page's body
+MARKER = "posenc-plotly"
 # Set to "1" by the book build (tools/book_ext.py), whose kernels inherit it: the website uses the
 # HTML, and MyST-NB would warn about Plotly's mime type, which it does not know.
 HTML_ONLY_VARIABLE = "POSENC_HTML_ONLY"
@@ -35,7 +36,16 @@ SLIDER_BELOW = (
 MENU_BELOW = 140  # px down to the menu (clears the slider's label, rail and ticks)
 MARGIN_TOP, MARGIN_BOTTOM = 70, 185
 HEIGHT = 520
-COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#7f7f7f")
+# The book's palette (_style), in the order the interactive figures use: blue, red, green, ...
+COLORS = (
+    _style.BLUE,
+    _style.RED,
+    _style.GREEN,
+    _style.ORANGE,
+    _style.PURPLE,
+    _style.SKY,
+    _style.GREY,
+)
 # No Plotly logo (a link to plotly.com) and no "Share chart" button (an upload to Plotly Cloud):
 # this book's pages talk to no other site.
 PLOTLY_CONFIG = {

@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import block_encoding, decay_integral, decay_sum, frequencies, sinusoidal
 from . import figure
+from ._style import SEQUENTIAL, d_color
 
 # Small settings that keep the pictures legible.
 CIRCLE_D, CIRCLE_BASE, CIRCLE_STEPS = 6, 100.0, 24
@@ -32,11 +33,11 @@ def complex_circle():
             z.real,
             z.imag,
             c=m,
-            cmap="viridis",
+            cmap=SEQUENTIAL,
             s=26,
             zorder=3,
-            edgecolors="white",
-            linewidths=0.4,
+            edgecolors="0.25",  # a dark rim: the pale yellow end of the map stays visible
+            linewidths=0.5,
         )
         ax.annotate("$p_0$", (1.0, 0.0), xytext=(1.12, -0.2), fontsize=10)
         ax.set_aspect("equal")
@@ -105,21 +106,21 @@ def complex_decay_glimpse():
     fig, ax = plt.subplots(figsize=(8, 3.4))
     ax.axhline(0.0, color="0.4", lw=0.8)
     ax.semilogx(
-        x, random_sum, color="0.7", lw=0.7, label=f"random $\\theta_i$, d = {GRAM_D}"
+        x, random_sum, color="0.6", lw=0.7, label=f"random $\\theta_i$, $d = {GRAM_D}$"
     )
     ax.semilogx(
         x,
         decay_sum(x, GRAM_D, BASE),
-        color="C0",
+        color=d_color(GRAM_D),
         lw=0.9,
-        label=f"$\\theta_i = b^{{-2i/d}}$, d = {GRAM_D}",
+        label=f"$\\theta_i = b^{{-2i/d}}$, $d = {GRAM_D}$",
     )
     ax.semilogx(
         x,
         decay_sum(x, 512, BASE),
-        color="C1",
+        color=d_color(512),
         lw=0.9,
-        label="$\\theta_i = b^{-2i/d}$, d = 512",
+        label="$\\theta_i = b^{-2i/d}$, $d = 512$",
     )
     ax.semilogx(
         x,
@@ -156,7 +157,7 @@ def complex_one_vs_many():
     ax.plot(
         x,
         decay_sum(x, SEVERAL_D, BASE),
-        color="C0",
+        color=d_color(SEVERAL_D),
         lw=1.6,
         label=f"{SEVERAL_D // 2} pairs, $\\theta_i = b^{{-2i/d}}$",
     )

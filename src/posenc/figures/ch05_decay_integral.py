@@ -56,7 +56,9 @@ def decay_su_range():
 def decay_log_range():
     x = np.logspace(-2, 7, 6000)
     fig, ax = plt.subplots(figsize=(8, 3.6))
-    for colour, base in zip(["C0", "C1", "C2", "C3"], [1e2, 1e3, 1e4, 1e5], strict=False):
+    for colour, base in zip(
+        ["C0", "C1", "C2", "C3"], [1e2, 1e3, 1e4, 1e5], strict=False
+    ):
         exponent = int(round(np.log10(base)))
         ax.semilogx(
             x,
@@ -80,56 +82,73 @@ def decay_log_range():
 @figure("fig-ch05-regimes")
 def decay_regimes():
     log_b = np.log(BASE)
-    fig, axes = plt.subplots(1, 3, figsize=(8.4, 3.4))
+    fig, axes = plt.subplots(1, 3, figsize=(8.4, 4.1))
+    exact = {"color": "0.1", "lw": 2.2}
+    approx = {"lw": 1.6, "ls": (0, (4, 2))}
 
     ax = axes[0]
     x = np.linspace(0, 4, 400)
-    ax.plot(x, decay_integral(x, BASE), color="0.15", lw=2.2, label="$I_b(x)$")
+    ax.plot(x, decay_integral(x, BASE), **exact, label="$I_b(x)$, $b = 10^4$")
     ax.plot(
         x,
         1 - x**2 * (1 - BASE**-2) / (4 * log_b),
         color="C1",
-        lw=1.6,
-        ls="--",
-        label="$1 - x^2(1-b^{-2})/(4\\ln b)$",
+        **approx,
+        label=r"small $x$: $1 - x^2(1-b^{-2})\,/\,(4\ln b)$",
     )
     ax.set_ylim(0.5, 1.02)
-    ax.set_xlabel("x  (small x)")
+    ax.set_xlabel("$x$  (small $x$)")
     ax.set_ylabel("$I_b(x)$, $b = 10^4$")
-    ax.legend(loc="lower left", frameon=False, fontsize=9)
 
     ax = axes[1]
     x = np.logspace(0, np.log10(3e3), 3000)
-    ax.semilogx(x, decay_integral(x, BASE), color="0.15", lw=2.2)
+    ax.semilogx(x, decay_integral(x, BASE), **exact)
     ax.semilogx(
         x,
         1 - (np.euler_gamma + np.log(x)) / log_b + np.sin(x) / (x * log_b),
-        color="C2",
-        lw=1.4,
-        ls="--",
-        label="$1 - \\frac{\\gamma + \\ln x}{\\ln b} + \\frac{\\sin x}{x \\ln b}$",
+        color="C0",
+        **approx,
+        label=r"$1 \ll x \ll b$: $1 - (\gamma + \ln x)\,/\,\ln b"
+        r" + \sin x\,/\,(x \ln b)$",
     )
-    ax.set_xlabel("x  ($1 \\ll x \\ll b$)")
-    ax.legend(loc="lower left", frameon=False, fontsize=9)
+    ax.set_xlabel(r"$x$  ($1 \ll x \ll b$)")
 
     ax = axes[2]
     z = np.logspace(np.log10(0.3), np.log10(30), 2000)
     x = z * BASE
-    ax.semilogx(z, decay_integral(x, BASE), color="0.15", lw=2.2)
+    ax.semilogx(z, decay_integral(x, BASE), **exact)
     ax.semilogx(
         z,
         (np.sin(x) - BASE * np.sin(z)) / (x * log_b),
         color="C3",
-        lw=1.4,
-        ls="--",
-        label="$\\frac{\\sin x - b \\sin(x/b)}{x \\ln b}$",
+        **approx,
+        label=r"$x \gg b$: $(\sin x - b \sin(x/b))\,/\,(x \ln b)$",
     )
     ax.axhline(0, color="0.4", lw=0.8)
-    ax.axhline(-sici(np.pi / 2)[1] / log_b, color="0.5", lw=0.8, ls=":")
-    ax.set_xlabel("x / b  ($x \\gg b$)")
+    ax.axhline(
+        -sici(np.pi / 2)[1] / log_b,
+        color="0.3",
+        lw=1.0,
+        ls=":",
+        label=r"$-\mathrm{Ci}(\pi/2)\,/\,\ln b$",
+    )
+    ax.set_xlabel(r"$x / b$  ($x \gg b$)")
     ax.set_ylim(-0.1, 0.1)
-    ax.legend(loc="upper right", frameon=False, fontsize=9)
-    fig.tight_layout()
+    # One legend under the three panels, at the size of the axis labels: the formulas are
+    # the point of the figure and were unreadable inside the narrow panels.
+    handles = [h for a in axes for h in a.get_legend_handles_labels()[0]]
+    labels = [t for a in axes for t in a.get_legend_handles_labels()[1]]
+    fig.legend(
+        handles,
+        labels,
+        loc="lower center",
+        ncol=2,
+        frameon=False,
+        fontsize=10,
+        handlelength=2.6,
+        columnspacing=1.5,
+    )
+    fig.tight_layout(rect=(0, 0.2, 1, 1))
     return fig
 
 
@@ -243,7 +262,10 @@ def phasor_figure():
     )
     for d in PHASOR_DIMS:
         for (xs, ys), name, style in zip(
-            _phasor_traces(x0)[3 * PHASOR_DIMS.index(d) :][:3], names, styles, strict=False
+            _phasor_traces(x0)[3 * PHASOR_DIMS.index(d) :][:3],
+            names,
+            styles,
+            strict=False,
         ):
             mean = name.startswith("mean")
             fig.add_scatter(

@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import decay_integral, decay_sum
 from . import figure
+from ._style import d_color, mix_white
 
 BASE = 1.0e4
 
@@ -54,42 +55,57 @@ def finite_sum_vs_integral():
 def finite_error():
     log_b = np.log(BASE)
     x = np.logspace(-1, 7, 4000)
-    fig, ax = plt.subplots(figsize=(8, 3.8))
-    for colour, d in zip(["C3", "C0"], [64, 512], strict=False):
+    fig, ax = plt.subplots(figsize=(8, 4.4))
+    handles = {"model": [], "term": [], "edge": []}
+    for d in (64, 512):
+        colour = d_color(d)
         error = np.abs(decay_sum(x, d, BASE) - decay_integral(x, BASE))
-        ax.loglog(x, error, color=colour, lw=0.5, alpha=0.45)
+        # the raw error: pale, opaque and rasterised (thousands of spikes)
+        ax.loglog(x, error, color=mix_white(colour, 0.6), lw=0.5, rasterized=True)
         nu_star = np.clip(np.log(2 * x * log_b / (np.pi * d)) / log_b, 0, 1)
-        resolved = x < np.pi * d / (2 * log_b)
+        edge = np.pi * d / (2 * log_b)
+        resolved = x < edge
         model = np.where(resolved, np.nan, np.sqrt(nu_star / d))
-        ax.loglog(
+        (line,) = ax.loglog(
             x,
             model,
             color=colour,
-            lw=2.0,
-            label=f"d = {d}: RMS model $\\sqrt{{\\nu^*/d}}$",
+            lw=2.2,
+            label=f"$d = {d}$: RMS model $\\sqrt{{\\nu^*/d}}$",
         )
+        handles["model"].append(line)
         em = np.abs(np.cos(x) - np.cos(x / BASE)) / d
-        ax.loglog(
+        (line,) = ax.loglog(
             x[resolved],
             em[resolved],
             color=colour,
             lw=1.2,
             ls="--",
-            label=f"d = {d}: $|\\cos x - \\cos(x/b)|/d$",
+            label=f"$d = {d}$: $|\\cos x - \\cos(x/b)|\\,/\\,d$",
         )
-        ax.axvline(np.pi * d / (2 * log_b), color=colour, lw=1.0, ls=":")
-        ax.text(
-            np.pi * d / (2 * log_b) * 1.1,
-            2e-7,
-            f"$\\pi d/(2\\ln b)$\nd = {d}",
-            color=colour,
-            fontsize=9,
-            va="bottom",
+        handles["term"].append(line)
+        handles["edge"].append(
+            ax.axvline(
+                edge,
+                color=colour,
+                lw=1.0,
+                ls=":",
+                label=f"$d = {d}$: $x = \\pi d\\,/\\,(2\\ln b) \\approx {edge:.0f}$",
+            )
         )
     ax.set_xlim(1e-1, 1e7)
-    ax.set_ylim(1e-7, 20)
-    ax.set_xlabel("relative distance x")
-    ax.set_ylabel("|sum − integral|")
-    ax.legend(loc="upper left", frameon=False, fontsize=9, ncol=2)
+    ax.set_ylim(1e-7, 2)
+    ax.set_xlabel("relative distance $x$")
+    ax.set_ylabel("$|S_d(x) - I_b(x)|$")
+    # The key sits under the plot, one row per d, so no label lies on the data.
+    ax.legend(
+        handles=[h for kind in ("model", "term", "edge") for h in handles[kind]],
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.2),
+        ncol=3,
+        frameon=False,
+        fontsize=9,
+        columnspacing=1.2,
+    )
     fig.tight_layout()
     return fig

@@ -26,6 +26,7 @@ from ._plotly import (
     slider_and_menu,
     zero_line,
 )
+from ._style import BASE_COLORS, GREY, mix_white
 from ._widgets import dimension_slider, explorer, log_slider
 
 BASES = (10.0, 100.0, 1000.0, 1.0e4, 1.0e6)
@@ -42,27 +43,47 @@ D_SUM = 128  # the dimension of the finite sums drawn beside the integrals
 
 
 def _draw_integrals(left, right, x):
-    colors = plt.cm.viridis(np.linspace(0, 0.9, len(BASES)))
-    for base, label, color in zip(BASES, BASE_LABELS, colors, strict=False):
-        left.plot(x, decay_integral(x, base), color=color, lw=1.5, label=label)
+    for base, label in zip(BASES, BASE_LABELS, strict=False):
+        left.plot(
+            x, decay_integral(x, base), color=BASE_COLORS[base], lw=1.5, label=label
+        )
     for k, (alpha, label) in enumerate(zip(POWERS, POWER_LABELS, strict=False)):
         right.plot(x, power_integral(x, alpha), color=f"C{k + 1}", lw=1.5, label=label)
     right.plot(
         x,
         decay_integral(x, 1.0e4),
-        color="0.5",
+        color=BASE_COLORS[1.0e4],
         lw=1.2,
         ls="--",
         label="$(10^4)^{-\\nu}$",
     )
 
 
-def _draw_sums(left, right, x, lw, ls):
-    colors = plt.cm.viridis(np.linspace(0, 0.9, len(BASES)))
-    for base, color in zip(BASES, colors, strict=False):
-        left.plot(x, decay_sum(x, D_SUM, base), color=color, lw=lw, ls=ls)
+def _draw_sums(left, right, x, lw, ls, pale=0.0, **style):
+    """The finite sums; ``pale`` mixes their colours with white (opaque, unlike alpha, so a
+    rasterised layer keeps few distinct colours and compresses well)."""
+
+    def colour(c):
+        return mix_white(c, pale)
+
+    for base in BASES:
+        left.plot(
+            x,
+            decay_sum(x, D_SUM, base),
+            color=colour(BASE_COLORS[base]),
+            lw=lw,
+            ls=ls,
+            **style,
+        )
     for k, alpha in enumerate(POWERS):
-        right.plot(x, power_sum(x, D_SUM, alpha), color=f"C{k + 1}", lw=lw, ls=ls)
+        right.plot(
+            x,
+            power_sum(x, D_SUM, alpha),
+            color=colour(f"C{k + 1}"),
+            lw=lw,
+            ls=ls,
+            **style,
+        )
 
 
 @figure("fig-ch07-short-range")
@@ -85,7 +106,33 @@ def schedules_long():
     x = np.linspace(0, 2000, 8001)
     fig, axes = plt.subplots(2, 2, figsize=(8, 5.2), sharex=True, sharey=True)
     _draw_integrals(axes[0, 0], axes[0, 1], x)
-    _draw_sums(axes[1, 0], axes[1, 1], x, lw=0.6, ls="-")
+    # The sums oscillate thousands of times over this range: drawn pale and rasterised (a
+    # fixed dpi, so the files stay reproducible), under their integrals as thin dark lines, so
+    # the eye sees how far each sum strays from its limit instead of a wall of strokes.
+    _draw_sums(
+        axes[1, 0],
+        axes[1, 1],
+        x,
+        lw=0.6,
+        ls="-",
+        pale=0.55,
+        rasterized=True,
+        antialiased=False,
+    )
+    for base in BASES:
+        axes[1, 0].plot(x, decay_integral(x, base), color=BASE_COLORS[base], lw=1.3)
+    for k, alpha in enumerate(POWERS):
+        axes[1, 1].plot(x, power_integral(x, alpha), color=f"C{k + 1}", lw=1.3)
+    axes[1, 1].text(
+        0.98,
+        0.96,
+        "pale: sum; line: integral",
+        transform=axes[1, 1].transAxes,
+        ha="right",
+        va="top",
+        fontsize=9,
+        color=GREY,
+    )
     for ax in axes.flat:
         ax.axhline(0, color="0.3", lw=0.8)
         ax.set_ylim(-0.35, 1.02)
@@ -95,6 +142,9 @@ def schedules_long():
     axes[1, 0].set_ylabel(f"finite sum, d = {D_SUM}")
     axes[0, 0].legend(loc="upper right", ncol=2, fontsize=9)
     axes[0, 1].legend(loc="upper right", ncol=2, fontsize=9)
+    for ax in axes.flat:
+        for line in ax.get_lines()[:-1]:  # the data; the zero line stays a vector
+            line.set_rasterized(True)
     fig.tight_layout()
     return fig
 
@@ -158,10 +208,10 @@ def schedules_distance():
     d = 512
     k = np.unique(np.round(np.logspace(0, np.log10(32767), 3000)))
     fig, ax = plt.subplots(figsize=(8, 3.4))
-    colors = plt.cm.viridis(np.linspace(0, 0.9, len(BASES)))
-    for base, label, color in zip(
-        BASES, ("10", "100", "1000", "$10^4$", "$10^6$"), colors, strict=False
+    for base, label in zip(
+        BASES, ("10", "100", "1000", "$10^4$", "$10^6$"), strict=False
     ):
+        color = BASE_COLORS[base]
         dist = np.sqrt(np.maximum(1 - decay_sum(k, d, base), 0))
         ax.semilogx(k, dist, color=color, lw=1.2, label=label)
         ax.plot(1, dist[0], "o", color=color, ms=4)
@@ -196,7 +246,8 @@ def schedules_figure():
 
     x = SCHEDULE_X
     fig = go.Figure()
-    blues = ("#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c")
+    # a ramp of blues whose palest member still reads on white (the caption calls them blue)
+    blues = ("#7fb8e0", "#4a9bd1", "#1f78b4", "#0a5a96", "#08306b")
     for base, colour in zip(SCHEDULE_BASES, blues, strict=False):
         fig.add_scatter(
             x=rounded(x),

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.colors import BoundaryNorm
 
 from .. import (
     band_energy,
@@ -20,6 +21,7 @@ from .. import (
     top_k_share,
 )
 from . import figure
+from ._style import DIVERGING, mix_white
 
 SEED = 0
 TOP_K = np.array([1, 2, 4, 8, 16, 32])
@@ -48,27 +50,47 @@ def covariances():
 @figure("fig-ch09-covariance")
 def model_covariance():
     covs = covariances()
-    fig = plt.figure(figsize=(8, 3.4))
-    grid = fig.add_gridspec(1, 5, width_ratios=[1, 1, 0.06, 0.3, 1.5], wspace=0.3)
+    # Two rows: the heat maps large enough to see their texture, the histograms under them
+    # with the legend beside the plot rather than over the bars.
+    fig = plt.figure(figsize=(8, 6.4))
+    grid = fig.add_gridspec(
+        2,
+        3,
+        width_ratios=[1, 1, 0.05],
+        height_ratios=[1.25, 1],
+        wspace=0.12,
+        hspace=0.42,
+        left=0.09,
+        right=0.9,
+        top=0.98,
+        bottom=0.09,
+    )
+    levels = np.linspace(0, 0.6, 7)
+    cmap = plt.get_cmap("magma_r", len(levels) - 1).with_extremes(bad="white")
+    norm = BoundaryNorm(levels, cmap.N)
     for slot, label in enumerate(("word", "position")):
         ax = fig.add_subplot(grid[0, slot])
         cov = covs[label][0]
         scale = np.sqrt(np.diag(cov))
         corr = np.abs(cov / np.outer(scale, scale))
-        image = ax.imshow(
-            corr, vmin=0, vmax=0.6, cmap="magma_r", interpolation="nearest"
-        )
+        # The matrix is symmetric with 1 on the diagonal: its lower triangle says it all, at
+        # half the bytes. "none" draws the 384 x 384 pixels as they are (crisp in a browser,
+        # no moiré); six colour levels keep the embedded image small.
+        corr = np.where(np.tri(len(corr), k=-1, dtype=bool), corr, np.nan)
+        image = ax.imshow(corr, cmap=cmap, norm=norm, interpolation="none")
         ax.grid(False)
         ax.set_xticks([0, 383])
         ax.set_yticks([0, 383] if slot == 0 else [])
-        ax.set_xlabel(f"{label}s:\ncoordinate")
+        ax.set_xlabel(f"{label} embeddings: coordinate")
+        if slot == 0:
+            ax.set_ylabel("coordinate")
     fig.colorbar(
         image,
         cax=fig.add_subplot(grid[0, 2]),
         label="|correlation|",
         ticks=[0, 0.2, 0.4, 0.6],
     )
-    ax = fig.add_subplot(grid[0, 4])
+    ax = fig.add_subplot(grid[1, :2])
     bins = np.logspace(-5, 0.5, 56)
     sizes = {"word": len(tables()[0]), "position": len(tables()[1])}
     for label, color in (("word", "C0"), ("position", "C3")):
@@ -80,18 +102,17 @@ def model_covariance():
                 off,
                 bins=bins,
                 histtype="step",
-                color=color,
-                lw=1.5 if is_trained else 1.1,
+                color=color if is_trained else mix_white(color, 0.35),
+                lw=1.6 if is_trained else 1.2,
                 ls="-" if is_trained else "--",
-                alpha=1.0 if is_trained else 0.6,
-                label=f"{label}s" if is_trained else f"random, N = {sizes[label]}",
+                label=f"{label}s, trained"
+                if is_trained
+                else f"{label}s, random, N = {sizes[label]}",
             )
     ax.set_xscale("log")
     ax.set_xlabel("|off-diagonal| / mean diagonal")
     ax.set_ylabel("entries")
-    ax.yaxis.set_label_position("right")
-    ax.yaxis.tick_right()
-    ax.legend(loc="upper left", fontsize=8, frameon=False)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return fig
 
 
@@ -139,11 +160,25 @@ def model_gram():
     )
     reference = diagonal_means(cosine_matrix(sinusoidal(n, d)))
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4), width_ratios=[1, 1.45])
-    image = left.imshow(cos, vmin=-1, vmax=1, interpolation="nearest")
+    # The heat map at the resolution a page shows it: means over 2 x 2 blocks of positions
+    # (256 x 256, about the panel's width in pixels), drawn pixel for pixel ("none": crisp,
+    # no moiré) in sixteen colour levels, which keeps the embedded image small.
+    blocks = cos.reshape(n // 2, 2, n // 2, 2).mean(axis=(1, 3))
+    levels = np.linspace(-1, 1, 17)
+    cmap = plt.get_cmap(DIVERGING, len(levels) - 1)
+    image = left.imshow(
+        blocks,
+        cmap=cmap,
+        norm=BoundaryNorm(levels, cmap.N),
+        interpolation="none",
+        extent=(-0.5, n - 0.5, n - 0.5, -0.5),
+    )
     left.grid(False)
     left.set_xlabel("position n")
     left.set_ylabel("position m")
-    fig.colorbar(image, ax=left, shrink=0.85, label="cosine")
+    fig.colorbar(
+        image, ax=left, shrink=0.85, label="cosine", ticks=[-1, -0.5, 0, 0.5, 1]
+    )
     k = np.arange(n)
     right.fill_between(
         k,

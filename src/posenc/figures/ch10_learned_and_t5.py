@@ -65,7 +65,10 @@ def t5_toeplitz():
     bias = values[t5_bucket(position[None, :] - position[:, None])]
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.6))
     for ax, matrix, label in zip(
-        axes, (gram, bias), ("⟨p_m, p_n⟩, random table", "T5 bias b(n − m)"), strict=False
+        axes,
+        (gram, bias),
+        ("$\\langle p_m, p_n\\rangle$, random table", "T5 bias $b(n - m)$"),
+        strict=False,
     ):
         limit = np.abs(matrix).max()
         image = ax.imshow(matrix, vmin=-limit, vmax=limit, interpolation="nearest")

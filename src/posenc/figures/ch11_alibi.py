@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import alibi_bias, alibi_slopes, decay_sum
 from . import figure
+from ._style import SEQUENTIAL, d_color
 
 HEAD_COUNTS = (8, 12, 16, 20, 32)
 MARKERS = ("o", "s", "^", "D", "v")
@@ -14,7 +15,9 @@ MARKERS = ("o", "s", "^", "D", "v")
 def alibi_slopes_figure():
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.6), sharey=True)
     colours = ("C0", "C1", "C2", "C3", "C4")
-    for rank, (n, marker, colour) in enumerate(zip(HEAD_COUNTS, MARKERS, colours, strict=False)):
+    for rank, (n, marker, colour) in enumerate(
+        zip(HEAD_COUNTS, MARKERS, colours, strict=False)
+    ):
         slopes = alibi_slopes(n)
         heads = np.arange(1, n + 1)
         z = (
@@ -93,16 +96,21 @@ def alibi_vs_sinusoidal():
             x_alibi,
             np.exp(-s * x_alibi),
             lw=1.3,
-            color=plt.get_cmap("viridis")(h / 7),
+            # viridis without its pale yellow end, which vanishes on white
+            color=plt.get_cmap(SEQUENTIAL)(0.8 * h / 7),
             label=f"1/{1 / s:.0f}" if h in (0, 3, 7) else None,
         )
     left.set_xlabel("distance x = m − n")
     left.set_ylabel("$e^{-s_h x}$")
     left.legend(title="slope", fontsize=9, title_fontsize=9)
     x = np.arange(0, 4001)
-    for d, colour in ((64, "C1"), (512, "C0")):
+    for d in (64, 512):
         right.plot(
-            x, decay_sum(x.astype(float), d), lw=1.0, color=colour, label=f"d = {d}"
+            x,
+            decay_sum(x.astype(float), d),
+            lw=1.0,
+            color=d_color(d),
+            label=f"$d = {d}$",
         )
     right.axhline(0, color="0.4", lw=0.8)
     right.set_xlabel("distance x")

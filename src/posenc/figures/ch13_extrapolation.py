@@ -2,6 +2,7 @@
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import NullLocator
 
 from .. import cos_sums, frequencies, ntk_base
 from . import figure
@@ -138,9 +139,19 @@ def extrap_min_vs_base():
         ax.axhline(0, color="0.3", lw=0.8)
         ax.set_xlabel("base $b$")
     left.set_xscale("log")
+    # Ticks placed and written by hand: no offset label, no colliding "2 x 10^4" strings.
+    left_ticks = [1.2e4, 2e4, 3e4, 4e4, 5e4, 6e4]
+    left.set_xticks(left_ticks, [f"{t / 1e4:g}" for t in left_ticks])
+    left.xaxis.set_minor_locator(NullLocator())
+    left.set_xlabel("base $b$ ($\\times 10^4$)")
+    left.axvspan(
+        zoom[0], zoom[-1], fill=False, ec="0.35", lw=0.9, ls="--", label="zoom (right)"
+    )
     left.set_ylabel(f"$\\min_{{x < {CRITERION_L}}} B_x$")
     left.legend(loc="lower right")
-    right.ticklabel_format(axis="x", style="sci", scilimits=(4, 4))
+    right_ticks = [2.7e4, 2.75e4, 2.8e4, 2.85e4, 2.9e4]
+    right.set_xticks(right_ticks, [f"{t / 1e4:.2f}" for t in right_ticks])
+    right.set_xlabel("base $b$ ($\\times 10^4$)")
     right.set_ylim(-2.5, 1.0)
     fig.tight_layout()
     return fig

@@ -1,0 +1,68 @@
+"""The book's colours, defined once: every figure module takes its colours from here.
+
+The palette is Okabe and Ito's colour-blind-safe set (Okabe & Ito, *Color Universal Design*,
+2008) without its yellow, which vanishes on white paper. It is matplotlib's colour cycle under
+the book's style, ordered so that "C0" to "C4" keep the hue names the captions use: "C0" blue,
+"C1" orange, "C2" green, "C3" red (vermillion), "C4" purple.
+
+A dimension d has one colour across the book (``d_color(d)``), and so does each base of the
+exponential schedule (``BASE_COLORS``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from cycler import cycler
+from matplotlib.colors import to_rgb
+
+BLUE = "#0072B2"
+ORANGE = "#E69F00"
+GREEN = "#009E73"
+RED = "#D55E00"  # Okabe-Ito's vermillion
+PURPLE = "#CC79A7"
+SKY = "#56B4E9"
+BLACK = "#000000"
+GREY = "#666666"
+
+PALETTE = (BLUE, ORANGE, GREEN, RED, PURPLE, SKY, BLACK, GREY)
+
+# One colour per dimension d, the same in every figure that draws it.
+D_COLORS = {
+    16: SKY,
+    32: ORANGE,
+    64: RED,
+    128: GREEN,
+    256: PURPLE,
+    512: BLUE,
+    1024: BLACK,
+}
+
+# Sequential colours for the bases 10, 100, 1000, 10^4, 10^6 of b^(-nu): a dark-to-light ramp
+# of one hue family would fade into white, so the bases take distinct palette colours.
+BASE_COLORS = {10.0: BLACK, 100.0: PURPLE, 1000.0: ORANGE, 1.0e4: BLUE, 1.0e6: GREEN}
+
+# Diverging and sequential colour maps of the heat maps.
+DIVERGING = "RdBu_r"
+SEQUENTIAL = "viridis"
+
+# Resolution of the rasterised layers inside SVG and PDF (fixed, so files stay reproducible).
+RASTER_DPI = 150
+
+
+def d_color(d: int) -> str:
+    """The colour of dimension ``d`` in every figure of the book."""
+    return D_COLORS[d]
+
+
+def mix_white(color, amount: float) -> tuple[float, float, float]:
+    """``color`` mixed with white, ``amount`` of the way (0: the colour, 1: white). Opaque, so
+    overlapping pale curves do not blend into new shades as transparent ones would."""
+    rgb = np.array(to_rgb(color))
+    return tuple(float(v) for v in rgb + (1.0 - rgb) * amount)
+
+
+RC = {
+    "axes.prop_cycle": cycler(color=PALETTE),
+    "image.cmap": DIVERGING,
+    "figure.facecolor": "white",
+}
