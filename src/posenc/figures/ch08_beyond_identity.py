@@ -48,14 +48,14 @@ def beyond_diagonal():
     lim = np.abs(c).max()
     image = axes[0].imshow(c, vmin=-lim, vmax=lim, interpolation="nearest")
     axes[0].grid(False)
-    axes[0].set_xlabel("position n")
-    axes[0].set_ylabel("position m")
+    axes[0].set_xlabel("position $n$")
+    axes[0].set_ylabel("position $m$")
     fig.colorbar(image, ax=axes[0], fraction=0.046, pad=0.04)
     axes[1].plot(k, relative, color="C0", lw=1.3)
-    axes[1].set_xlabel("m − n")
+    axes[1].set_xlabel("$m - n$")
     axes[1].set_ylabel("relative part")
     axes[2].plot(s, absolute, color="C3", lw=1.3)
-    axes[2].set_xlabel("m + n")
+    axes[2].set_xlabel("$m + n$")
     axes[2].set_ylabel("absolute part")
     fig.tight_layout()
     return fig
@@ -90,7 +90,7 @@ def beyond_offdiagonal():
             **kwargs,
             label="m − n and m + n" if bold else None,
         )
-    left.set_xlabel("off-diagonal strength s")
+    left.set_xlabel("off-diagonal strength $s$")
     left.set_ylabel("fraction of variance explained")
     left.set_ylim(0, 1.03)
     left.legend(loc="lower left")
@@ -99,8 +99,8 @@ def beyond_offdiagonal():
     lim = np.abs(c).max()
     image = right.imshow(c, vmin=-lim, vmax=lim, interpolation="nearest")
     right.grid(False)
-    right.set_xlabel(f"position n  (s = {s_show})")
-    right.set_ylabel("position m")
+    right.set_xlabel(f"position $n$  ($s = {s_show}$)")
+    right.set_ylabel("position $m$")
     fig.colorbar(image, ax=right, fraction=0.046, pad=0.04)
     fig.tight_layout()
     return fig
