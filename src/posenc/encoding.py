@@ -41,9 +41,10 @@ def layout_permutation(d) -> np.ndarray:
     """Column order that turns the interleaved layout into the halves layout.
 
     ``sinusoidal(p, d, layout="halves") == sinusoidal(p, d)[:, layout_permutation(d)]``:
-    the permutation is ``[0, 2, …, d-2, 1, 3, …, d-1]``. Derived in chapter 4
-    (:ref:`ch04-layouts`); RoPE's
-    ``rotate_every_two`` and ``rotate_half`` conventions differ by the same permutation.
+    the permutation is ``[0, 2, …, d-2, 1, 3, …, d-1]``; RoPE's ``rotate_every_two`` and
+    ``rotate_half`` conventions differ by the same permutation.
+    Derived in chapter 4 (:ref:`ch04-two-layouts`); the codebases that use each layout are in
+    :ref:`appendix-real-code`.
     """
     d = check_dimension(d)
     return np.concatenate([np.arange(0, d, 2), np.arange(1, d, 2)])
