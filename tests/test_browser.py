@@ -311,11 +311,25 @@ def _interactive_figures() -> list[tuple[str, str]]:
 INTERACTIVE = _interactive_figures()
 
 
+# Page coordinates of the last point of the first visible trace that has a hover read-out.
+HOVER_TARGET = """(selector) => {
+    const div = document.querySelector(selector), layout = div._fullLayout;
+    const trace = div._fullData.find(t => t.visible === true && t.hoverinfo !== 'skip');
+    if (!trace) return null;
+    const n = trace.x.length - 1, xa = layout.xaxis, ya = layout.yaxis;
+    const box = div.querySelector('.main-svg').getBoundingClientRect();
+    return [box.left + xa._offset + xa.d2p(trace.x[n]),
+            box.top + ya._offset + ya.d2p(trace.y[n])];
+}"""
+
+
 @pytest.mark.parametrize(("relative", "name"), INTERACTIVE)
 def test_interactive_figure_draws_and_responds(browser, server, relative, name):
     """Each interactive figure is drawn by the site's own Plotly, reads out values on hover, and
     its slider and its menu (where it has them) change what is plotted."""
     page, outside, errors = visit(browser, f"{server}/{relative}", server)
+    # figures above load lazily and would move the plot between measuring and clicking
+    load_all_images(page)
     selector = f"#posenc-plotly-{name}"
     div = page.locator(selector)
     page.wait_for_function(
@@ -337,8 +351,10 @@ def test_interactive_figure_draws_and_responds(browser, server, relative, name):
     div.scroll_into_view_if_needed()
 
     # hover read-out
-    box = div.locator(".nsewdrag").first.bounding_box()
-    page.mouse.move(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.5)
+    # the mouse goes to the last point of the first visible trace that reads out values
+    target = page.evaluate(HOVER_TARGET, selector)
+    assert target, "no visible trace with a hover read-out"
+    page.mouse.move(*target)
     page.wait_for_function(
         f"document.querySelectorAll('{selector} .hoverlayer text').length > 0",
         timeout=5000,
