@@ -93,8 +93,8 @@ test: $(STAMP) $(LAB_STAMP)
 	wait $$book; built=$$?; cat _build/book.log; [ $$built = 0 ] || exit $$built; \
 	$(MAKE) --no-print-directory pdf > _build/pdf.log 2>&1; printed=$$?; cat _build/pdf.log; \
 	[ $$printed = 0 ] || exit $$printed; \
-	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not ($(BESIDE_BUILD))" \
-	  && exit $$(( beside || $${lint:-0} ))
+	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not ($(BESIDE_BUILD)) and not timing"; after=$$?; \
+	$(PY) -m pytest -m timing && exit $$(( beside || after || $${lint:-0} ))
 
 check: $(STAMP)
 	@$(MAKE) --no-print-directory lint || { lint=1; echo "make check: lint failed; testing anyway"; }; \

@@ -210,8 +210,9 @@ def tensor2tensor_frequencies(d, max_timescale=10000.0) -> np.ndarray:
               \qquad i = 0, \dots, d/2 - 1.
 
     The paper's formula (:func:`frequencies`) steps by :math:`\ln(b)/(d/2)` instead, so its
-    lowest frequency stops one step short of :math:`1/b`. Derived in chapter 4
-    (:ref:`ch04-layouts`).
+    lowest frequency stops one step short of :math:`1/b`.
+    Derived in chapter 4 (:ref:`ch04-wavelengths`), against the paper's frequencies; the
+    tensor2tensor source is read in :ref:`appendix-real-code-t2t`.
     """
     d = check_dimension(d)
     if d < 4:
