@@ -123,7 +123,8 @@ class UnnumberedIntroduction(SphinxPostTransform):
 def pdf_edition_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     """``{pdf-edition}`Print edition (PDF)```: a link to the PDF at the site's root."""
     env = inliner.document.settings.env
-    up = "../" * env.docname.count("/")
+    # the Chinese edition (_build/html/zh) links the one PDF at the English root
+    up = "../" * (env.docname.count("/") + (env.config.language not in (None, "en")))
     name = pdf_name(env.app)
     node = nodes.reference(rawtext, text, refuri=f"{up}{name}", classes=[LINK_CLASS])
     return [node], []

@@ -1,0 +1,165 @@
+"""The two editions, English and Chinese, from one set of sources (a Sphinx extension loaded
+through `sphinx.local_extensions`; `tools/translations.py` builds the Chinese edition and
+keeps its catalogues in step).
+
+The English site is the root of `_build/html`; the Chinese edition is the same book built with
+`language = "zh_CN"` into `_build/html/zh/`, its prose taken from the message catalogues
+`locale/zh_CN/LC_MESSAGES/book/<page>.po` (Sphinx's gettext translation), its code, execution,
+glued numbers and figures shared with the English build (the same execution cache).
+
+What this extension adds to Sphinx's own translation machinery:
+
+1. Exercise titles are translatable. sphinx-exercise builds the title of ``{exercise} Title``
+   from parsed inline nodes without recording their source, so Sphinx neither extracts nor
+   translates them; here each subtitle node gets its source text back.
+2. A page of the Chinese edition with a message that has no translation (new English text that
+   `make translations` has not brought into the catalogue, an empty or a fuzzy entry) is a
+   warning, which fails the strict build: the editions cannot drift apart unnoticed.
+3. Every page links its counterpart in the other edition (a link at the start of the page
+   header's buttons, book/_templates/edition-switch.html, and a `<link rel="alternate"
+   hreflang>` in its head).
+"""
+
+from __future__ import annotations
+
+import gettext
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.locale import init as init_locale
+from sphinx.transforms import SphinxTransform
+from sphinx.util import logging
+from sphinx.util.i18n import docname_to_domain
+from sphinx.util.nodes import extract_messages
+
+LOGGER = logging.getLogger(__name__)
+
+ENGLISH = "en"
+# Each edition: the folder of its site below _build/html, the label of the button that
+# leads to it, and the language code of the <html> element (BCP 47)
+EDITIONS = {
+    "en": {
+        "folder": "",
+        "label": "English",
+        "hreflang": "en",
+        "tooltip": "Read this page in English",
+    },
+    "zh_CN": {
+        "folder": "zh/",
+        "label": "中文",
+        "hreflang": "zh-Hans",
+        "tooltip": "阅读本页的中文版",
+    },
+}
+
+
+def is_translation(app: Sphinx) -> bool:
+    return (app.config.language or ENGLISH) != ENGLISH
+
+
+def site_root(app: Sphinx) -> str:
+    """The path from an edition's root up to the English site's root ('' or '../')."""
+    return "../" if is_translation(app) else ""
+
+
+class TranslatableExerciseTitles(SphinxTransform):
+    """Give sphinx-exercise's subtitle nodes their source text, so that they are messages."""
+
+    default_priority = 10  # before Sphinx's Locale transform (20)
+
+    def apply(self, **kwargs) -> None:
+        from sphinx_exercise.nodes import exercise_subtitle
+
+        subtitles = list(self.document.findall(exercise_subtitle))
+        if not subtitles:
+            return
+        path = Path(self.env.doc2path(self.env.docname))
+        written = _exercise_titles(path)
+        if len(written) != len(subtitles):  # an exercise from elsewhere: its plain text
+            written = [subtitle.astext() for subtitle in subtitles]
+        extracting = self.app.builder.name == "gettext"
+        for subtitle, title in zip(subtitles, written, strict=True):
+            subtitle.rawsource = title
+            subtitle.source, subtitle.line = str(path), 0
+            if extracting:
+                # sphinx-exercise rebuilds its titles after this point, so the gettext
+                # builder's own pass would not find this node: the message goes in now
+                domain = docname_to_domain(
+                    self.env.docname, self.config.gettext_compact
+                )
+                subtitle.uid = (
+                    ""  # the catalogue wants one (Sphinx does the same for toctrees)
+                )
+                self.app.builder.catalogs[domain].add(title, subtitle)
+
+
+def _exercise_titles(path: Path) -> list[str]:
+    """The titles of a page's exercises as written, markup included, in page order."""
+    titles = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        text = line.strip()
+        for fence in ("```{exercise}", ":::{exercise}"):
+            if text.startswith(fence) and text[len(fence) :].strip():
+                titles.append(text[len(fence) :].strip())
+    return titles
+
+
+def page_catalogue(app: Sphinx, docname: str) -> gettext.NullTranslations:
+    """The compiled catalogue Sphinx translates this page with (its .po, made a .mo)."""
+    domain = docname_to_domain(docname, app.config.gettext_compact)
+    directories = [
+        str(Path(app.srcdir) / directory) for directory in app.config.locale_dirs
+    ]
+    catalogue, _ = init_locale(directories, app.config.language, domain)
+    return catalogue
+
+
+def require_translations(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """In a translation, a message shown without a translation is a warning (a failed
+    build). Run on the page as it will be written (`doctree-resolved`), so that the outputs
+    MyST-NB does not show (a figure's PNG beside its SVG) are not asked for.
+    """
+    if not is_translation(app):
+        return
+    known = getattr(page_catalogue(app, docname), "_catalog", {})
+    for node, message in extract_messages(doctree):
+        if message and message not in known and not node.get("translated"):
+            _untranslated(node, message)
+
+
+def _untranslated(node: nodes.Node, message: str) -> None:
+    LOGGER.warning(
+        "no translation for %r (run `make translations`, then translate the message "
+        "in locale/)",
+        message[:80],
+        location=node,
+        type="posenc",
+        subtype="translation",
+    )
+
+
+def link_other_edition(app: Sphinx, pagename, templatename, context, doctree) -> None:
+    """The page's counterpart: `other_edition` for book/_templates/edition-switch.html (a
+    link in the article header) and a `<link rel="alternate" hreflang>` per edition.
+    """
+    if app.builder.format != "html":
+        return
+    language = app.config.language or ENGLISH
+    up = "../" * pagename.count("/") + site_root(app)
+    alternates = []
+    for code, edition in EDITIONS.items():
+        url = f"{up}{edition['folder']}{pagename}.html"
+        alternates.append(
+            f'<link rel="alternate" hreflang="{edition["hreflang"]}" href="{url}" />'
+        )
+        if code != language:
+            context["other_edition"] = {**edition, "url": url}
+    context["metatags"] = context.get("metatags", "") + "\n".join(alternates)
+
+
+def setup(app: Sphinx) -> dict:
+    app.add_transform(TranslatableExerciseTitles)
+    app.connect("doctree-resolved", require_translations)
+    app.connect("html-page-context", link_other_edition)
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}
