@@ -87,8 +87,9 @@ def make_small_book(
     (tmp / "book" / "references.bib").write_text(
         (ROOT / "book" / "references.bib").read_text()
     )
-    if (ROOT / "book" / "_static").is_dir():  # _config.yml's html_static_path
-        shutil.copytree(ROOT / "book" / "_static", tmp / "book" / "_static")
+    for folder in ("_static", "_templates"):  # _config.yml's static and template paths
+        if (ROOT / "book" / folder).is_dir():
+            shutil.copytree(ROOT / "book" / folder, tmp / "book" / folder)
     if with_library:
         shutil.copytree(
             ROOT / "src", tmp / "src", ignore=shutil.ignore_patterns("__pycache__")

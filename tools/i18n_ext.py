@@ -17,7 +17,7 @@ What this extension adds to Sphinx's own translation machinery:
    warning, which fails the strict build: the editions cannot drift apart unnoticed.
 3. Every page links its counterpart in the other edition (a link at the start of the page
    header's buttons, book/_templates/edition-switch.html, and a `<link rel="alternate"
-   hreflang>` in its head).
+   hreflang>` in its head); the role ``{other-edition}`text``` links it from the text.
 """
 
 from __future__ import annotations
@@ -94,6 +94,23 @@ class TranslatableExerciseTitles(SphinxTransform):
                 self.app.builder.catalogs[domain].add(title, subtitle)
 
 
+class RequireTranslatedExerciseTitles(SphinxTransform):
+    """The check of `require_translations` for exercise titles, right after Sphinx has
+    translated the page: sphinx-exercise rebuilds its titles later, out of its reach."""
+
+    default_priority = 21  # after Sphinx's Locale transform (20)
+
+    def apply(self, **kwargs) -> None:
+        from sphinx_exercise.nodes import exercise_subtitle
+
+        if not is_translation(self.app):
+            return
+        known = getattr(page_catalogue(self.app, self.env.docname), "_catalog", {})
+        for subtitle in self.document.findall(exercise_subtitle):
+            if subtitle.rawsource not in known and not subtitle.get("translated"):
+                _untranslated(subtitle, subtitle.rawsource)
+
+
 def _exercise_titles(path: Path) -> list[str]:
     """The titles of a page's exercises as written, markup included, in page order."""
     titles = []
@@ -158,8 +175,22 @@ def link_other_edition(app: Sphinx, pagename, templatename, context, doctree) ->
     context["metatags"] = context.get("metatags", "") + "\n".join(alternates)
 
 
+def other_edition_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{other-edition}`text```: a link to this page in the other edition."""
+    env = inliner.document.settings.env
+    language = env.config.language or ENGLISH
+    other = next(code for code in EDITIONS if code != language)
+    up = "../" * env.docname.count("/") + site_root(env.app)
+    url = f"{up}{EDITIONS[other]['folder']}{env.docname}.html"
+    reference = nodes.reference(rawtext, text, refuri=url)
+    reference["classes"].append("posenc-other-edition")
+    return [reference], []
+
+
 def setup(app: Sphinx) -> dict:
+    app.add_role("other-edition", other_edition_role)
     app.add_transform(TranslatableExerciseTitles)
+    app.add_transform(RequireTranslatedExerciseTitles)
     app.connect("doctree-resolved", require_translations)
     app.connect("html-page-context", link_other_edition)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

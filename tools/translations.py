@@ -175,23 +175,33 @@ RETEXTABLE = re.compile(r"\{(ref|numref|doc|prf:ref|term)\}`(?:[^`<]*<)?([^`>]+)
 GLUE = re.compile(r"\{glue(?::\w+)?\}`([^`]*)`")
 
 
+# A reStructuredText role, as the library's docstrings write them (:ref:`label`, :math:`x`)
+RST_ROLE = re.compile(r"(?<![\w`}]):([a-z][\w-]*(?::[a-z][\w-]*)?):`([^`]*)`")
+
+
 def qualify_glue(text: str, page: str) -> str:
-    """Every glue role of ``text`` in the form that names ``page`` (see `qualify`)."""
+    """``text`` as the Chinese build must read it: every glue role names ``page`` (see
+    `qualify`), and reStructuredText roles are MyST roles. Sphinx parses every translated
+    message with the page's parser, MyST, also those that come from the library's docstrings
+    (the API appendix), where the English was reStructuredText.
+    """
 
     def qualified(match: re.Match) -> str:
         role, key = match.group(1), match.group(2)
         return match.group(0) if "::" in key else f"{{{role}}}`{page}::{key}`"
 
+    text = RST_ROLE.sub(lambda match: f"{{{match.group(1)}}}`{match.group(2)}`", text)
     return re.sub(r"\{(glue(?::\w+)?)\}`([^`]*)`", qualified, text)
 
 
 def markup(text: str) -> Counter:
     """The markup a message holds, retextable roles reduced to their targets."""
     found = Counter()
+    text = RST_ROLE.sub(lambda match: f"{{{match.group(1)}}}`{match.group(2)}`", text)
     for match in MARKUP.finditer(text):
         piece = match.group(0)
-        if piece.startswith("{pdf-edition}"):  # a link whose whole text is translated
-            piece = "{pdf-edition}"
+        if piece.startswith(("{pdf-edition}", "{other-edition}")):  # links: text translated
+            piece = piece[: piece.index("}") + 1]
         elif retextable := RETEXTABLE.fullmatch(piece):
             piece = f"{{{retextable.group(1)}}}<{retextable.group(2)}>"
         elif glue := GLUE.fullmatch(piece):
