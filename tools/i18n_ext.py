@@ -187,7 +187,19 @@ def other_edition_role(name, rawtext, text, lineno, inliner, options=None, conte
     return [reference], []
 
 
+def quiet_word_splitter(app: Sphinx, config) -> None:
+    """jieba (Sphinx's Chinese search index splits words with it) logs its dictionary loading
+    at DEBUG level to stderr; only its warnings belong in the build log."""
+    if config.html_search_language == "zh" or str(config.language).startswith("zh"):
+        import logging
+
+        import jieba
+
+        jieba.setLogLevel(logging.WARNING)
+
+
 def setup(app: Sphinx) -> dict:
+    app.connect("config-inited", quiet_word_splitter)
     app.add_role("other-edition", other_edition_role)
     app.add_transform(TranslatableExerciseTitles)
     app.add_transform(RequireTranslatedExerciseTitles)
