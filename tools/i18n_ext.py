@@ -175,7 +175,9 @@ def link_other_edition(app: Sphinx, pagename, templatename, context, doctree) ->
     context["metatags"] = context.get("metatags", "") + "\n".join(alternates)
 
 
-def other_edition_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+def other_edition_role(
+    name, rawtext, text, lineno, inliner, options=None, content=None
+):
     """``{other-edition}`text```: a link to this page in the other edition."""
     env = inliner.document.settings.env
     language = env.config.language or ENGLISH

@@ -200,7 +200,8 @@ def markup(text: str) -> Counter:
     text = RST_ROLE.sub(lambda match: f"{{{match.group(1)}}}`{match.group(2)}`", text)
     for match in MARKUP.finditer(text):
         piece = match.group(0)
-        if piece.startswith(("{pdf-edition}", "{other-edition}")):  # links: text translated
+        # links whose text a translation translates
+        if piece.startswith(("{pdf-edition}", "{other-edition}")):
             piece = piece[: piece.index("}") + 1]
         elif retextable := RETEXTABLE.fullmatch(piece):
             piece = f"{{{retextable.group(1)}}}<{retextable.group(2)}>"
