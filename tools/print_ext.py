@@ -25,6 +25,9 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 CHECK_CLASS = "posencprintcheck"  # \begin{sphinxuseclass}{posencprintcheck} in LaTeX
 LINK_CLASS = "posenc-pdf-edition"
+# links that only mean something on the website: to the PDF itself, to the other edition
+# (tools/i18n_ext.py's role {other-edition})
+WEB_ONLY_LINKS = {LINK_CLASS, "posenc-other-edition"}
 
 
 def pdf_name(app: Sphinx) -> str:
@@ -131,14 +134,15 @@ def pdf_edition_role(name, rawtext, text, lineno, inliner, options=None, content
 
 
 class DropPdfLinkInPrint(SphinxPostTransform):
-    """The PDF does not link to itself: the paragraph with the link is left out."""
+    """The PDF does not link to itself, nor to a web page of the other edition: the paragraph
+    with such a link is left out."""
 
     default_priority = 199
     formats = ("latex",)
 
     def run(self, **kwargs) -> None:
         for link in list(self.document.findall(nodes.reference)):
-            if LINK_CLASS in link.get("classes", []):
+            if WEB_ONLY_LINKS & set(link.get("classes", [])):
                 block = link.parent
                 while (
                     not isinstance(block, nodes.paragraph) and block.parent is not None
