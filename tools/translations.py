@@ -179,19 +179,31 @@ GLUE = re.compile(r"\{glue(?::\w+)?\}`([^`]*)`")
 RST_ROLE = re.compile(r"(?<![\w`}]):([a-z][\w-]*(?::[a-z][\w-]*)?):`([^`]*)`")
 
 
-def qualify_glue(text: str, page: str) -> str:
+def qualify_glue(text: str, page: str, docstring: bool = False) -> str:
     """``text`` as the Chinese build must read it: every glue role names ``page`` (see
-    `qualify`), and reStructuredText roles are MyST roles. Sphinx parses every translated
-    message with the page's parser, MyST, also those that come from the library's docstrings
-    (the API appendix), where the English was reStructuredText.
+    `qualify`); and, for a message from the library's docstrings (the API appendix), whose
+    English is reStructuredText, the roles are MyST roles, because Sphinx parses every
+    translated message of a page with the page's own parser.
     """
 
     def qualified(match: re.Match) -> str:
         role, key = match.group(1), match.group(2)
-        return match.group(0) if "::" in key else f"{{{role}}}`{page}::{key}`"
+        if "::" in key:
+            return match.group(0)
+        if role == "glue:text" and ":" not in key:
+            key += ":s"  # {glue:text} reads `page::key:format` from the right
+        return f"{{{role}}}`{page}::{key}`"
 
-    text = RST_ROLE.sub(lambda match: f"{{{match.group(1)}}}`{match.group(2)}`", text)
+    if docstring:
+        text = RST_ROLE.sub(
+            lambda match: f"{{{match.group(1)}}}`{match.group(2)}`", text
+        )
     return re.sub(r"\{(glue(?::\w+)?)\}`([^`]*)`", qualified, text)
+
+
+def from_docstring(message) -> bool:
+    """Whether a catalogue entry comes from the library's docstrings (autodoc)."""
+    return any(":docstring of " in location for location, _ in message.locations)
 
 
 def markup(text: str) -> Counter:
@@ -232,7 +244,9 @@ def qualify() -> int:
         count = 0
         for message in catalogue:
             if message.id and isinstance(message.string, str) and message.string:
-                new = qualify_glue(message.string, page_source(path))
+                new = qualify_glue(
+                    message.string, page_source(path), from_docstring(message)
+                )
                 count += new != message.string
                 message.string = new
         if count:
@@ -285,7 +299,10 @@ def import_(page: str, text_file: str) -> int:
                 f"{text_file}: no message {number} (the page has {len(messages)})"
             )
         if text:
-            messages[number - 1].string = qualify_glue(text, page_source(path))
+            message = messages[number - 1]
+            message.string = qualify_glue(
+                text, page_source(path), from_docstring(message)
+            )
             messages[number - 1].flags.discard("fuzzy")
     with path.open("wb") as handle:
         write_po(handle, catalogue, width=0)
@@ -310,7 +327,10 @@ def check(paths: list[Path] | None = None) -> int:
                 continue
             english, chinese = markup(message.id), markup(message.string)
             page = page_source(path)
-            unqualified = qualify_glue(message.string, page) != message.string
+            unqualified = (
+                qualify_glue(message.string, page, from_docstring(message))
+                != message.string
+            )
             if english != chinese or unqualified:
                 problems += 1
                 missing = english - chinese
