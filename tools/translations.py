@@ -203,7 +203,13 @@ def qualify_glue(text: str, page: str, docstring: bool = False) -> str:
 
 def from_docstring(message) -> bool:
     """Whether a catalogue entry comes from the library's docstrings (autodoc)."""
-    return any(":docstring of " in location for location, _ in message.locations)
+    # Sphinx writes the location "../../src/posenc/attention.py:docstring of
+    # posenc.attention.softmax:5"; babel's catalogue reader splits it at its spaces (and
+    # writes back "of posenc.attention.softmax:5")
+    return any(
+        location == "of" or location.startswith(("../../src/", "posenc."))
+        for location, _ in message.locations
+    )
 
 
 def markup(text: str) -> Counter:
