@@ -140,9 +140,26 @@ def require_translations(app: Sphinx, doctree: nodes.document, docname: str) -> 
     if not is_translation(app):
         return
     known = getattr(page_catalogue(app, docname), "_catalog", {})
+    built_in = sphinx_words(app)
     for node, message in extract_messages(doctree):
+        if message in built_in:  # Sphinx's own words, already in the language
+            continue
         if message and message not in known and not node.get("translated"):
             _untranslated(node, message)
+
+
+def sphinx_words(app: Sphinx) -> set[str]:
+    """The words Sphinx and its extensions write in the page's language themselves
+    ("参数" for a docstring's Parameters, say): they come translated, from their own
+    catalogues."""
+    from sphinx.locale import translators
+
+    words = set()
+    for translator in translators.values():
+        words.update(
+            text for text in getattr(translator, "_catalog", {}).values() if text
+        )
+    return words
 
 
 def _untranslated(node: nodes.Node, message: str) -> None:

@@ -179,6 +179,9 @@ GLUE = re.compile(r"\{glue(?::\w+)?\}`([^`]*)`")
 RST_ROLE = re.compile(r"(?<![\w`}]):([a-z][\w-]*(?::[a-z][\w-]*)?):`([^`]*)`")
 
 
+DEFAULT_GLUE_FORMAT = {"glue:text": "s", "glue:md": "commonmark"}
+
+
 def qualify_glue(text: str, page: str, docstring: bool = False) -> str:
     """``text`` as the Chinese build must read it: every glue role names ``page`` (see
     `qualify`); and, for a message from the library's docstrings (the API appendix), whose
@@ -190,8 +193,10 @@ def qualify_glue(text: str, page: str, docstring: bool = False) -> str:
         role, key = match.group(1), match.group(2)
         if "::" in key:
             return match.group(0)
-        if role == "glue:text" and ":" not in key:
-            key += ":s"  # {glue:text} reads `page::key:format` from the right
+        # {glue:text} and {glue:md} read `page::key:format` from the right, so a key
+        # without a format gets the default one
+        if ":" not in key and role in DEFAULT_GLUE_FORMAT:
+            key += f":{DEFAULT_GLUE_FORMAT[role]}"
         return f"{{{role}}}`{page}::{key}`"
 
     if docstring:
