@@ -87,14 +87,13 @@ def test_the_markup_check_accepts_what_may_change():
 
 
 def test_glue_roles_are_qualified_with_their_page():
-    text = (
-        "为 {glue:text}`ch05_a:.2f`，{glue:text}`ch05_b`，{glue:md}`x.md::k`，:math:`x`"
-    )
+    text = "为 {glue:text}`ch05_a:.2f`，{glue:text}`ch05_b`，{glue:md}`k`，:math:`x`"
     page = "ch05-decay-integral.md"
     assert translations.qualify_glue(text, page) == (
         f"为 {{glue:text}}`{page}::ch05_a:.2f`，{{glue:text}}`{page}::ch05_b:s`，"
-        "{glue:md}`x.md::k`，:math:`x`"
+        f"{{glue:md}}`{page}::k:commonmark`，:math:`x`"
     )
+    assert translations.qualify_glue("{glue:md}`x.md::k`", page) == "{glue:md}`x.md::k`"
     # a docstring's reStructuredText roles become MyST roles (the page is parsed as MyST)
     assert translations.qualify_glue(":math:`x` (:ref:`y`)", page, docstring=True) == (
         "{math}`x` ({ref}`y`)"
