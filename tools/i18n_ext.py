@@ -15,7 +15,9 @@ What this extension adds to Sphinx's own translation machinery:
 2. A page of the Chinese edition with a message that has no translation (new English text that
    `make translations` has not brought into the catalogue, an empty or a fuzzy entry) is a
    warning, which fails the strict build: the editions cannot drift apart unnoticed.
-3. Every page links its counterpart in the other edition (a link at the start of the page
+3. Display maths, and text that holds only code, maths, references and numbers, are not
+   messages: both editions show them as they are.
+4. Every page links its counterpart in the other edition (a link at the start of the page
    header's buttons, book/_templates/edition-switch.html, and a `<link rel="alternate"
    hreflang>` in its head); the role ``{other-edition}`text``` links it from the text.
 """
@@ -23,6 +25,7 @@ What this extension adds to Sphinx's own translation machinery:
 from __future__ import annotations
 
 import gettext
+import re
 from pathlib import Path
 
 from docutils import nodes
@@ -92,6 +95,28 @@ class TranslatableExerciseTitles(SphinxTransform):
                     ""  # the catalogue wants one (Sphinx does the same for toctrees)
                 )
                 self.app.builder.catalogs[domain].add(title, subtitle)
+
+
+# What a message may hold that is the same in every language: inline code, inline maths,
+# roles (references, citations, glued numbers)
+SHARED_MARKUP = re.compile(r"``[^`]*``|`[^`]*`|\$[^$]*\$|\{[\w:-]+\}`[^`]*`")
+
+
+class NothingToTranslate(SphinxTransform):
+    """Display maths, and text with nothing but code, maths, references and numbers in it
+    (a table of package versions, a cell with a function name), are not messages: they are
+    the same in both editions, and a catalogue entry for them would only go stale."""
+
+    default_priority = 15  # before Sphinx's Locale transform (20) and its message ids
+
+    def apply(self, **kwargs) -> None:
+        for node in self.document.findall(nodes.TextElement):
+            if isinstance(node, nodes.math_block):
+                node["translatable"] = False
+            elif isinstance(node, (nodes.paragraph, nodes.title, nodes.caption)):
+                text = SHARED_MARKUP.sub("", node.rawsource or node.astext())
+                if not any(character.isalpha() for character in text):
+                    node["translatable"] = False
 
 
 class RequireTranslatedExerciseTitles(SphinxTransform):
@@ -221,6 +246,7 @@ def setup(app: Sphinx) -> dict:
     app.connect("config-inited", quiet_word_splitter)
     app.add_role("other-edition", other_edition_role)
     app.add_transform(TranslatableExerciseTitles)
+    app.add_transform(NothingToTranslate)
     app.add_transform(RequireTranslatedExerciseTitles)
     app.connect("doctree-resolved", require_translations)
     app.connect("html-page-context", link_other_edition)
