@@ -33,6 +33,13 @@ FETCHED = {
 }
 
 
+def edition_root(page: Path) -> Path:
+    """The root of the edition a built page belongs to: _build/html, or _build/html/zh for
+    the Chinese edition (tools/translations.py)."""
+    relative = page.resolve().relative_to(HTML.resolve())
+    return HTML / "zh" if relative.parts[0] == "zh" else HTML
+
+
 def toc_files(root: Path = ROOT) -> list[Path]:
     """Every page the table of contents of the book in ``root`` names, in order (as
     source paths)."""

@@ -121,7 +121,11 @@ def mathjax_source() -> Path:
 def copy_mathjax(app: Sphinx, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
-    target = Path(app.outdir) / "mathjax"
+    # where mathjax_path (relative to _static/) points: the Chinese edition in html/zh/ uses
+    # the English site's copy, outside its own folder
+    target = (Path(app.outdir) / "_static" / app.config.mathjax_path).resolve().parent
+    if Path(app.outdir).resolve() not in target.parents:
+        return
     source = mathjax_source()
     marker = target / ".copied-from"
     if marker.exists() and marker.read_text() == str(source):

@@ -111,6 +111,14 @@ class NothingToTranslate(SphinxTransform):
 
     def apply(self, **kwargs) -> None:
         for node in self.document.findall(nodes.TextElement):
+            if (
+                isinstance(node, nodes.paragraph)
+                and isinstance(node.parent, nodes.entry)
+                and not node.source
+            ):
+                # a table cell that MyST left without a source (a table inside a dropdown)
+                # would be neither extracted nor translated: it is the page's text
+                node.source = self.document["source"]
             if isinstance(node, nodes.math_block):
                 node["translatable"] = False
             elif isinstance(node, (nodes.paragraph, nodes.title, nodes.caption)):

@@ -65,6 +65,9 @@ CHINESE = {
     "gettext_auto_build": True,
     "html_title": TITLE,
     "html_search_language": "zh",
+    # MathJax (24 MB) from the English site's copy, one folder up (tools/book_ext.py copies
+    # it only into the site that mathjax_path points into)
+    "mathjax_path": "../../mathjax/startup.js",
 }
 # The two texts of the theme's options in _config.yml, in Chinese
 THEME_TEXTS = {
