@@ -29,6 +29,7 @@ import re
 from pathlib import Path
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.locale import init as init_locale
 from sphinx.transforms import SphinxTransform
@@ -125,6 +126,28 @@ class NothingToTranslate(SphinxTransform):
                 text = SHARED_MARKUP.sub("", node.rawsource or node.astext())
                 if not any(character.isalpha() for character in text):
                     node["translatable"] = False
+
+
+class TranslatedPartCaptions(SphinxTransform):
+    """The captions of the table of contents' parts ("Part I: Why sinusoids"), in the
+    translation. sphinx-external-toc inserts the root page's toctrees (priority 100) after
+    Sphinx has translated the page (20); the captions are messages of that page."""
+
+    default_priority = 101
+
+    def apply(self, **kwargs) -> None:
+        if not is_translation(self.app):
+            return
+        catalogue = None
+        for toctree in self.document.findall(addnodes.toctree):
+            caption = toctree.get("caption")
+            if not caption:
+                continue
+            catalogue = catalogue or page_catalogue(self.app, self.env.docname)
+            translated = catalogue.gettext(caption)
+            if translated == caption:
+                _untranslated(toctree, caption)
+            toctree["caption"] = translated
 
 
 class RequireTranslatedExerciseTitles(SphinxTransform):
@@ -255,6 +278,7 @@ def setup(app: Sphinx) -> dict:
     app.add_role("other-edition", other_edition_role)
     app.add_transform(TranslatableExerciseTitles)
     app.add_transform(NothingToTranslate)
+    app.add_transform(TranslatedPartCaptions)
     app.add_transform(RequireTranslatedExerciseTitles)
     app.connect("doctree-resolved", require_translations)
     app.connect("html-page-context", link_other_edition)
