@@ -232,8 +232,14 @@ def markup(text: str) -> Counter:
         elif retextable := RETEXTABLE.fullmatch(piece):
             piece = f"{{{retextable.group(1)}}}<{retextable.group(2)}>"
         elif glue := GLUE.fullmatch(piece):
-            # the Chinese page names the English page the number was glued in (tested)
-            piece = "{glue}" + glue.group(1).split("::")[-1]
+            # a translation names the page the number was glued in, and a key without a
+            # format gets the default one (see qualify_glue): the same number either way
+            role = piece[1 : piece.index("}")]
+            key = glue.group(1).split("::")[-1]
+            default = DEFAULT_GLUE_FORMAT.get(role)
+            if default and key.endswith(f":{default}"):
+                key = key[: -len(default) - 1]
+            piece = "{glue}" + key
         found[piece] += 1
     return found
 
