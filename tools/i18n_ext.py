@@ -16,7 +16,8 @@ What this extension adds to Sphinx's own translation machinery:
    `make translations` has not brought into the catalogue, an empty or a fuzzy entry) is a
    warning, which fails the strict build: the editions cannot drift apart unnoticed.
 3. Display maths, and text that holds only code, maths, references and numbers, are not
-   messages: both editions show them as they are.
+   messages: both editions show them as they are. A display formula with words in it
+   (`\\text{...}`) is a message, translated here rather than by Sphinx.
 4. Every page links its counterpart in the other edition (a link at the start of the page
    header's buttons, book/_templates/edition-switch.html, and a `<link rel="alternate"
    hreflang>` in its head); the role ``{other-edition}`text``` links it from the text.
@@ -111,7 +112,7 @@ class NothingToTranslate(SphinxTransform):
     default_priority = 15  # before Sphinx's Locale transform (20) and its message ids
 
     def apply(self, **kwargs) -> None:
-        for node in self.document.findall(nodes.TextElement):
+        for node in list(self.document.findall(nodes.TextElement)):
             if (
                 isinstance(node, nodes.paragraph)
                 and isinstance(node.parent, nodes.entry)
@@ -121,11 +122,34 @@ class NothingToTranslate(SphinxTransform):
                 # would be neither extracted nor translated: it is the page's text
                 node.source = self.document["source"]
             if isinstance(node, nodes.math_block):
-                node["translatable"] = False
+                if WORDS_IN_MATHS in node.astext():
+                    self.translate_words_in_maths(node)
+                else:
+                    node["translatable"] = False
             elif isinstance(node, (nodes.paragraph, nodes.title, nodes.caption)):
                 text = SHARED_MARKUP.sub("", node.rawsource or node.astext())
                 if not any(character.isalpha() for character in text):
                     node["translatable"] = False
+
+    def translate_words_in_maths(self, node: nodes.math_block) -> None:
+        """A display formula with words in it (``\\text{share of slow pairs}``) is a
+        message, whose translation changes those words only (`tools/translations.py check`).
+        Sphinx would set a translated formula as a literal block, so the translation puts it
+        in place here, and Sphinx leaves the node alone."""
+        if not is_translation(self.app):
+            return  # the English, or the gettext builder extracting the message
+        message = node.rawsource or node.astext()
+        known = getattr(page_catalogue(self.app, self.env.docname), "_catalog", {})
+        if message not in known:
+            _untranslated(node, message)
+        else:
+            node.children = [nodes.Text(known[message])]
+            node.rawsource = known[message]
+        node["translatable"] = False
+
+
+# What makes a display formula a message: words set as text inside it
+WORDS_IN_MATHS = "\\text{"
 
 
 class TranslatedPartCaptions(SphinxTransform):
