@@ -249,7 +249,8 @@ TEXT_IN_MATHS = re.compile(r"\\text\{[^{}]*\}")
 
 def is_display_formula(message: str) -> bool:
     """A display formula with words in it (tools/i18n_ext.py makes those messages)."""
-    return "\\text{" in message and "$" not in message
+    inline_maths = ("$", ":math:`", "{math}`")  # a paragraph with maths in it
+    return "\\text{" in message and not any(mark in message for mark in inline_maths)
 
 
 def catalogues() -> list[Path]:
@@ -356,8 +357,10 @@ def check(paths: list[Path] | None = None) -> int:
             english, chinese = markup(message.id), markup(message.string)
             if is_display_formula(message.id):
                 # only the words set as \text{...} may change
-                english = Counter([TEXT_IN_MATHS.sub(r"\\text{}", message.id)])
-                chinese = Counter([TEXT_IN_MATHS.sub(r"\\text{}", message.string)])
+                english = Counter([TEXT_IN_MATHS.sub(r"\\text{}", message.id).strip()])
+                chinese = Counter(
+                    [TEXT_IN_MATHS.sub(r"\\text{}", message.string).strip()]
+                )
             page = page_source(path)
             unqualified = (
                 qualify_glue(message.string, page, from_docstring(message))
