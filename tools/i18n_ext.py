@@ -104,6 +104,11 @@ class TranslatableExerciseTitles(SphinxTransform):
 SHARED_MARKUP = re.compile(r"``[^`]*``|`[^`]*`|\$[^$]*\$|\{[\w:-]+\}`[^`]*`")
 
 
+# Units a measured number may carry (a timing table's "559 µs" differs on every machine, and
+# must not become a message that the next build finds untranslated)
+UNITS = {"s", "ms", "µs", "μs", "ns", "min", "h", "kB", "MB", "GB", "B", "x"}
+
+
 class NothingToTranslate(SphinxTransform):
     """Display maths, and text with nothing but code, maths, references and numbers in it
     (a table of package versions, a cell with a function name), are not messages: they are
@@ -128,7 +133,12 @@ class NothingToTranslate(SphinxTransform):
                     node["translatable"] = False
             elif isinstance(node, (nodes.paragraph, nodes.title, nodes.caption)):
                 text = SHARED_MARKUP.sub("", node.rawsource or node.astext())
-                if not any(character.isalpha() for character in text):
+                words = {
+                    word
+                    for word in re.findall(r"[^\W\d_]+", text)
+                    if any(character.isalpha() for character in word)  # not "⁴"
+                }
+                if words <= UNITS:  # numbers, maybe with a unit: "559 µs", "4.1 × 10⁻⁴"
                     node["translatable"] = False
 
     def translate_words_in_maths(self, node: nodes.math_block) -> None:
