@@ -117,9 +117,27 @@ def run_build(
     return status if isinstance(status, int) else 1
 
 
+def search_terms() -> list[str]:
+    """The glossary's Chinese terms, for the search index's word splitter (jieba would cut
+    外推 into 外 and 推, and Sphinx indexes no single character)."""
+    terms = []
+    for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 2 and CJK_WORD.search(cells[1]):
+            terms += CJK_WORD.findall(cells[1])
+    return sorted(set(terms))
+
+
+CJK_WORD = re.compile(r"[\u4e00-\u9fff]{2,}")
+
+
 def build() -> int:
     """The Chinese edition into _build/html/zh (strict; the English build executed it)."""
-    status = run_build("html", OUTPUT, BUILD / ".doctrees-zh", CHINESE, THEME_TEXTS)
+    words = BUILD / "zh-search-terms.txt"
+    words.parent.mkdir(parents=True, exist_ok=True)
+    words.write_text("".join(f"{term} 1000\n" for term in search_terms()), "utf-8")
+    overrides = {**CHINESE, "html_search_options": {"dict": str(words)}}
+    status = run_build("html", OUTPUT, BUILD / ".doctrees-zh", overrides, THEME_TEXTS)
     if status:
         # as `make book` does: a failed strict build must not leave a saved environment
         # that would let the next build skip the failing page
