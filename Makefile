@@ -28,7 +28,7 @@ PYTEST_PARALLEL := -n 2 --dist loadfile
 UPGRADE ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help book pdf test check lint figures bench lab notebooks serve clean lock vendor
+.PHONY: help book book-en book-zh translations pdf test check lint figures bench lab notebooks serve clean lock vendor
 
 help:
 	@echo "Sinusoidal Position Encoding, Derived (the table is in CONTRIBUTING.md)"
@@ -48,12 +48,31 @@ $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	$(UV) pip install --quiet --python $(PY) --no-deps --no-build-isolation -e .
 	touch $@
 
+# Both editions: the English site in _build/html, then the Chinese one in _build/html/zh
+# (tools/translations.py: the same chapters with the catalogues of locale/zh_CN, reusing the
+# English build's execution, so nothing executes twice; strict too, and an untranslated message
+# fails it).
 book: $(STAMP)
+	@$(MAKE) --no-print-directory book-en
+	@$(MAKE) --no-print-directory book-zh
+	@echo "make book: open $(HTML)/index.html (中文版: $(HTML)/zh/index.html), or run 'make serve'"
+
+book-en: $(STAMP)
 	@# After a failed strict build Sphinx's saved environment could let a rebuild pass without
 	@# re-reading the failing chapter, so a failure discards it.
 	$(BIN)/jupyter-book build . --builder html -W -n --keep-going \
 	  || { rm -rf _build/.doctrees; echo "make book: the strict build failed (see above)"; exit 1; }
-	@echo "make book: open $(HTML)/index.html, or run 'make serve'"
+
+book-zh: $(STAMP)
+	$(PY) tools/translations.py build \
+	  || { echo "make book: the strict build of the Chinese edition failed (see above)"; exit 1; }
+
+# After an edit of the English: new messages into the catalogues of locale/zh_CN (untranslated),
+# changed ones marked fuzzy; the Chinese build fails until they are translated
+# (`python tools/translations.py export|import PAGE`, or any PO editor).
+translations: $(STAMP)
+	$(PY) tools/translations.py update
+	$(PY) tools/translations.py check
 
 # The print edition, from the same chapters and the same execution cache as `make book` (after
 # `make book` nothing executes again): Sphinx's LaTeX writer (strict, as the site), then XeLaTeX
@@ -78,21 +97,25 @@ pdf: $(STAMP)
 # has run. The strict build runs one notebook at a time, leaving a core free, so while it
 # runs (its log is printed when it ends) the tests that need no built site run beside it:
 # library tests and the small books of the build and fault tests. Then, once the book has
-# built, the print edition (`make pdf`, from the same execution cache: nothing executes again),
-# then the tests of the built site, the PDF and the browser, with the figure renders.
+# built, the Chinese edition and the print edition side by side (both from the same execution
+# cache: nothing executes again), then the tests of the built site, the PDF and the browser, with the figure renders.
 # pytest runs in two processes (pytest-xdist), one test file per process at a time, so that
 # a file's module fixtures (the browser pass, the figure renders) are computed once.
 # JupyterLab too: tests/test_routes.py opens a chapter in it, as `make lab` does.
 test: $(STAMP) $(LAB_STAMP)
 	@$(MAKE) --no-print-directory lint || { lint=1; echo "make test: lint failed; testing anyway"; }; \
 	mkdir -p _build; echo "make test: building the book (log in _build/book.log) and, meanwhile, testing"; \
-	{ start=$$(date +%s); $(MAKE) --no-print-directory book > _build/book.log 2>&1; built=$$?; \
+	{ start=$$(date +%s); $(MAKE) --no-print-directory book-en > _build/book.log 2>&1; built=$$?; \
 	  echo "make test: the build took $$(( $$(date +%s) - start )) s" >> _build/book.log; \
 	  exit $$built; } & book=$$!; \
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "$(BESIDE_BUILD)"; beside=$$?; \
 	wait $$book; built=$$?; cat _build/book.log; [ $$built = 0 ] || exit $$built; \
-	$(MAKE) --no-print-directory pdf > _build/pdf.log 2>&1; printed=$$?; cat _build/pdf.log; \
-	[ $$printed = 0 ] || exit $$printed; \
+	{ start=$$(date +%s); $(MAKE) --no-print-directory book-zh > _build/book-zh.log 2>&1; zh=$$?; \
+	  echo "make test: the Chinese edition took $$(( $$(date +%s) - start )) s" >> _build/book-zh.log; \
+	  exit $$zh; } & zh=$$!; \
+	$(MAKE) --no-print-directory pdf > _build/pdf.log 2>&1; printed=$$?; \
+	wait $$zh; translated=$$?; cat _build/book-zh.log _build/pdf.log; \
+	[ $$translated = 0 ] || exit $$translated; [ $$printed = 0 ] || exit $$printed; \
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not ($(BESIDE_BUILD)) and not timing"; after=$$?; \
 	$(PY) -m pytest -m timing && exit $$(( beside || after || $${lint:-0} ))
 

@@ -33,6 +33,13 @@ FETCHED = {
 }
 
 
+def edition_root(page: Path) -> Path:
+    """The root of the edition a built page belongs to: _build/html, or _build/html/zh for
+    the Chinese edition (tools/translations.py)."""
+    relative = page.resolve().relative_to(HTML.resolve())
+    return HTML / "zh" if relative.parts[0] == "zh" else HTML
+
+
 def toc_files(root: Path = ROOT) -> list[Path]:
     """Every page the table of contents of the book in ``root`` names, in order (as
     source paths)."""
@@ -87,8 +94,9 @@ def make_small_book(
     (tmp / "book" / "references.bib").write_text(
         (ROOT / "book" / "references.bib").read_text()
     )
-    if (ROOT / "book" / "_static").is_dir():  # _config.yml's html_static_path
-        shutil.copytree(ROOT / "book" / "_static", tmp / "book" / "_static")
+    for folder in ("_static", "_templates"):  # _config.yml's static and template paths
+        if (ROOT / "book" / folder).is_dir():
+            shutil.copytree(ROOT / "book" / folder, tmp / "book" / folder)
     if with_library:
         shutil.copytree(
             ROOT / "src", tmp / "src", ignore=shutil.ignore_patterns("__pycache__")

@@ -132,19 +132,26 @@ def test_verdicts_are_visible_on_the_pages(built_site):
 
 # --------------------------------------------------------------------------- the mechanism
 
-CHAPTER = (
+HEADER = (
     NOTEBOOK_HEADER
     + """
 # A chapter
 
-```{{code-cell}} ipython3
+```{code-cell} ipython3
 :tags: [remove-cell]
 from posenc import checks
 checks.watch("chapter.md")
 ```
+"""
+)
 
-```{{prf:lemma}} Doubling
-:label: lem-doubling
+# A section with a statement and its check cell, with one mutant (a check belongs to the
+# statement before it in the same section)
+STATEMENT = """
+## Section {n}
+
+```{{prf:lemma}} Doubling {n}
+:label: lem-doubling-{n}
 
 For every integer $n$, $n + n = 2n$.
 ```
@@ -155,32 +162,48 @@ tags: [hide-input]
 falsify:
 - {{replace: "{replace}", with: "{with_}"}}
 ---
+# the check of lemma {n} (the watcher tells check cells apart by their code)
 import numpy as np
 n = np.arange(-50, 51)
 checks.exhaustive(n + n == 2 * n, cases="every n from -50 to 50")
 ```
 """
-)
+
+# Mutants that do not do their job, and what the build must say about each
+USELESS_MUTANTS = [
+    ("2 * n", "2 * n + 0", "passes: the check cannot tell"),
+    ("not in the cell", "x", "does not apply"),
+    ("2 * n", "2 * undefined_name", "fails with NameError"),
+]
+
+
+def chapter(*mutants: tuple[str, str]) -> str:
+    return HEADER + "".join(
+        STATEMENT.format(n=n, replace=replace, with_=with_)
+        for n, (replace, with_) in enumerate(mutants, start=1)
+    )
 
 
 @pytest.mark.build
-@pytest.mark.parametrize(
-    ("replace", "with_", "ok", "why"),
-    [
-        ("2 * n", "3 * n", True, None),
-        ("2 * n", "2 * n + 0", False, "passes: the check cannot tell"),
-        ("not in the cell", "x", False, "does not apply"),
-        ("2 * n", "2 * undefined_name", False, "fails with NameError"),
-    ],
-)
-def test_a_mutant_that_does_not_fail_fails_the_build(tmp_path, replace, with_, ok, why):
+def test_a_mutant_that_fails_lets_the_build_pass(tmp_path):
     book = make_small_book(
-        tmp_path,
-        {"chapter": CHAPTER.format(replace=replace, with_=with_)},
-        with_library=True,
+        tmp_path, {"chapter": chapter(("2 * n", "3 * n"))}, with_library=True
     )
-    result = build_book(book, expect_ok=ok)
-    if not ok:
-        log = result.stdout + result.stderr
-        assert "chapter.md" in log and "lem-doubling" in log and why in log, log[-3000:]
-        assert json.dumps(replace)[1:-1] in log or replace in log
+    build_book(book, expect_ok=True)
+
+
+@pytest.mark.build
+def test_a_mutant_that_does_not_fail_fails_the_build(tmp_path):
+    """One chapter, one statement per useless mutant (one build for the three): the build
+    fails, naming the chapter, each statement's label and what is wrong with its mutant."""
+    mutants = [(replace, with_) for replace, with_, _ in USELESS_MUTANTS]
+    book = make_small_book(tmp_path, {"chapter": chapter(*mutants)}, with_library=True)
+    result = build_book(book, expect_ok=False)
+    log = result.stdout + result.stderr
+    assert "chapter.md" in log, log[-3000:]
+    for n, (replace, _, why) in enumerate(USELESS_MUTANTS, start=1):
+        line = next(
+            (line for line in log.splitlines() if f"lem-doubling-{n}" in line), ""
+        )
+        assert why in line, f"lem-doubling-{n}: {why!r} not said\n{log[-3000:]}"
+        assert json.dumps(replace)[1:-1] in line or replace in line

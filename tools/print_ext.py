@@ -25,6 +25,9 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 CHECK_CLASS = "posencprintcheck"  # \begin{sphinxuseclass}{posencprintcheck} in LaTeX
 LINK_CLASS = "posenc-pdf-edition"
+# links that only mean something on the website: to the PDF itself, to the other edition
+# (tools/i18n_ext.py's role {other-edition})
+WEB_ONLY_LINKS = {LINK_CLASS, "posenc-other-edition"}
 
 
 def pdf_name(app: Sphinx) -> str:
@@ -123,21 +126,23 @@ class UnnumberedIntroduction(SphinxPostTransform):
 def pdf_edition_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     """``{pdf-edition}`Print edition (PDF)```: a link to the PDF at the site's root."""
     env = inliner.document.settings.env
-    up = "../" * env.docname.count("/")
+    # the Chinese edition (_build/html/zh) links the one PDF at the English root
+    up = "../" * (env.docname.count("/") + (env.config.language not in (None, "en")))
     name = pdf_name(env.app)
     node = nodes.reference(rawtext, text, refuri=f"{up}{name}", classes=[LINK_CLASS])
     return [node], []
 
 
 class DropPdfLinkInPrint(SphinxPostTransform):
-    """The PDF does not link to itself: the paragraph with the link is left out."""
+    """The PDF does not link to itself, nor to a web page of the other edition: the paragraph
+    with such a link is left out."""
 
     default_priority = 199
     formats = ("latex",)
 
     def run(self, **kwargs) -> None:
         for link in list(self.document.findall(nodes.reference)):
-            if LINK_CLASS in link.get("classes", []):
+            if WEB_ONLY_LINKS & set(link.get("classes", [])):
                 block = link.parent
                 while (
                     not isinstance(block, nodes.paragraph) and block.parent is not None

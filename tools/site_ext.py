@@ -36,6 +36,8 @@ from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
 PROOF_CLASS = "prf-proof"
+# how a proof begins, in the English and in the Chinese edition (locale/zh_CN)
+PROOF_WORDS = ("Proof.", "证明：", "证明。", "证明.")
 
 
 def mark_proofs(app: Sphinx, doctree, docname: str) -> None:
@@ -48,9 +50,11 @@ def mark_proofs(app: Sphinx, doctree, docname: str) -> None:
                 continue
             box["classes"].append(PROOF_CLASS)
             first = next(iter(box.findall(nodes.Text)), None)
-            if first is not None and first.astext().startswith("Proof."):
-                rest = first.astext()[len("Proof.") :]
-                title = nodes.inline("Proof.", "Proof.", classes=["prf-proof-title"])
+            text = first.astext() if first is not None else ""
+            word = next((word for word in PROOF_WORDS if text.startswith(word)), None)
+            if word is not None:
+                rest = text[len(word) :]
+                title = nodes.inline(word, word, classes=["prf-proof-title"])
                 first.parent.replace(first, title)
                 title.parent.insert(title.parent.index(title) + 1, nodes.Text(rest))
 

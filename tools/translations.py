@@ -1,0 +1,420 @@
+"""The Chinese edition: build it, and keep its message catalogues in step with the English.
+
+    python tools/translations.py build    # _build/html/zh/ (part of `make book`)
+    python tools/translations.py update   # `make translations`: catalogues after an English edit
+    python tools/translations.py qualify  # glued numbers in translations name their page
+    python tools/translations.py check    # markup of every translation = markup of its English
+    python tools/translations.py export ch05-decay-integral > ch05.txt   # to translate in
+    python tools/translations.py import ch05-decay-integral ch05.txt     # a text editor
+
+`build` is Jupyter Book's own build (`_config.yml`, `_toc.yml`, the same extensions) with
+`language = "zh_CN"` and the catalogues of `locale/`, written to `_build/html/zh/`. It reads the
+English build's execution cache, so nothing executes a second time; it is strict like the
+English build (a warning fails it, an untranslated or fuzzy message included: see
+tools/i18n_ext.py).
+
+`update` extracts the English messages (Sphinx's gettext builder, one catalogue per page,
+`_build/gettext/`) and merges them into `locale/zh_CN/LC_MESSAGES/` with sphinx-intl: a new
+message arrives untranslated, a changed one fuzzy (with the old translation as a start), a
+removed one is dropped. Either fails the Chinese build until someone translates it.
+
+`qualify` rewrites a glue role in a translation, ``{glue:text}`key:.2f```, to the form that
+names the page, ``{glue:text}`ch05-decay-integral.md::key:.2f```: Sphinx parses a translated
+message on its own, away from the page's notebook, and only the qualified form finds the
+number (MyST-NB then looks it up in that page's executed notebook).
+
+`export` writes a page's messages as plain text, each under a header line `### N` (N
+numbers the messages of the catalogue), the English followed by the current translation
+(under `### N zh`) if there is one; `import` reads a file of `### N` blocks, each holding a
+translation, into the catalogue (backslashes and quotes as typed: no escaping), then qualifies
+its glue roles and checks its markup.
+
+`check` compares each translation with its English message: the same inline mathematics, the
+same roles with the same targets (a reference, a citation, a glued number), the same inline
+code. Mathematics, code and numbers are shared between the editions, never retyped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGUAGE = "zh_CN"
+LOCALE = ROOT / "locale"
+CATALOGUES = LOCALE / LANGUAGE / "LC_MESSAGES"
+GLOSSARY = LOCALE / LANGUAGE / "glossary.md"
+BUILD = ROOT / "_build"
+OUTPUT = BUILD / "html" / "zh"
+TEMPLATES = BUILD / "gettext"
+
+TITLE = "正弦位置编码：从第一性原理推导"
+
+# What the Chinese build changes in the English configuration (everything else is shared)
+CHINESE = {
+    "language": LANGUAGE,
+    "locale_dirs": ["locale/"],
+    # one catalogue per page (locale/zh_CN/LC_MESSAGES/book/ch05-decay-integral.po)
+    "gettext_compact": False,
+    # sphinx-intl keeps the catalogues; the build compiles them (Sphinx's default)
+    "gettext_auto_build": True,
+    "html_title": TITLE,
+    "html_search_language": "zh",
+    # MathJax (24 MB) from the English site's copy, one folder up (tools/book_ext.py copies
+    # it only into the site that mathjax_path points into)
+    "mathjax_path": "../../mathjax/startup.js",
+}
+# The two texts of the theme's options in _config.yml, in Chinese
+THEME_TEXTS = {
+    "search_bar_text": "搜索本书…",
+    "extra_footer": "每一幅图都由 <code>make figures</code> 重新生成；每一个恒等式都是一条断言。",
+}
+
+
+def run_build(
+    builder: str, output: Path, doctrees: Path, overrides: dict, theme_texts: dict
+) -> int:
+    """Jupyter Book's build (as `jupyter-book build . -W -n --keep-going`), with overrides."""
+    from jupyter_book.config import get_final_config
+    from jupyter_book.sphinx import build_sphinx
+
+    config = ROOT / "_config.yml"
+    final, _ = get_final_config(
+        user_yaml=config,
+        cli_config={"latex_individualpages": False},
+        sourcedir=ROOT,
+        use_external_toc=True,
+    )
+    theme = dict(final.get("html_theme_options", {}))
+    theme.update(theme_texts)
+    cache = final.get("nb_execution_cache_path") or str(BUILD / ".jupyter_cache")
+    overrides = {
+        "external_toc_path": "_toc.yml",
+        "latex_individualpages": False,
+        "nitpicky": True,
+        # the English build's cache: its executed notebooks, found by their code
+        "nb_execution_cache_path": str((ROOT / cache).resolve()),
+        "html_theme_options": theme,
+        **overrides,
+    }
+    status = build_sphinx(
+        ROOT,
+        output,
+        noconfig=True,
+        path_config=str(config),
+        confoverrides=overrides,
+        doctreedir=doctrees,
+        builder=builder,
+        warningiserror=True,
+        keep_going=True,
+    )
+    # build_sphinx returns Sphinx's status, or the exception that stopped the build
+    return status if isinstance(status, int) else 1
+
+
+def search_terms() -> list[str]:
+    """The glossary's Chinese terms, for the search index's word splitter (jieba would cut
+    外推 into 外 and 推, and Sphinx indexes no single character)."""
+    terms = []
+    for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 2 and CJK_WORD.search(cells[1]):
+            terms += CJK_WORD.findall(cells[1])
+    return sorted(set(terms))
+
+
+CJK_WORD = re.compile(r"[\u4e00-\u9fff]{2,}")
+
+
+def build() -> int:
+    """The Chinese edition into _build/html/zh (strict; the English build executed it)."""
+    words = BUILD / "zh-search-terms.txt"
+    words.parent.mkdir(parents=True, exist_ok=True)
+    words.write_text("".join(f"{term} 1000\n" for term in search_terms()), "utf-8")
+    overrides = {**CHINESE, "html_search_options": {"dict": str(words)}}
+    status = run_build("html", OUTPUT, BUILD / ".doctrees-zh", overrides, THEME_TEXTS)
+    if status:
+        # as `make book` does: a failed strict build must not leave a saved environment
+        # that would let the next build skip the failing page
+        shutil.rmtree(BUILD / ".doctrees-zh", ignore_errors=True)
+        print(
+            "the strict build of the Chinese edition failed (see above)",
+            file=sys.stderr,
+        )
+    return status
+
+
+def update() -> int:
+    """English messages → _build/gettext/*.pot → locale/zh_CN/LC_MESSAGES/*.po."""
+    # every page read afresh: messages are collected while a page is read
+    shutil.rmtree(TEMPLATES, ignore_errors=True)
+    shutil.rmtree(BUILD / ".doctrees-gettext", ignore_errors=True)
+    from myst_nb.core.render import base_render_priority
+
+    # One catalogue per page, and of each cell output the format the HTML shows: MyST-NB's
+    # choice for its gettext builder would keep text only, and the figures' alt texts would
+    # never reach the catalogues.
+    html_choice = base_render_priority()["html"]
+    extract = {
+        "gettext_compact": False,
+        "nb_mime_priority_overrides": [
+            ("gettext", mime, rank) for mime, rank in html_choice.items()
+        ],
+    }
+    status = run_build("gettext", TEMPLATES, BUILD / ".doctrees-gettext", extract, {})
+    if status:
+        return status
+    # the gettext builder also writes catalogues of theme templates; the book's are its pages
+    command = [
+        sys.executable, "-m", "sphinx_intl", "update",
+        "--pot-dir", str(TEMPLATES), "--locale-dir", str(LOCALE),
+        "--language", LANGUAGE, "--line-width", "-1",
+    ]  # fmt: skip
+    return subprocess.run(command, cwd=ROOT, check=False).returncode
+
+
+# Markup that a translation must keep exactly: inline maths, roles with their targets,
+# inline code, and link targets
+MARKUP = re.compile(
+    r"""
+    \$\$.+?\$\$                     # display maths written inline
+  | (?<![\\$])\$[^$\n]+?\$          # inline maths
+  | \{[a-z][\w:-]*\}`[^`]*`         # a role: {eq}`...`, {glue:text}`...`, {cite:t}`...`
+  | ``[^`]+``|`[^`]+`               # inline code
+  | \]\([^)\s]+\)                   # the target of a Markdown link
+    """,
+    re.VERBOSE,
+)
+# A role whose text a translation may change: its target (after '<', or the whole of a plain
+# ``{ref}`label```) must stay the same
+RETEXTABLE = re.compile(r"\{(ref|numref|doc|prf:ref|term)\}`(?:[^`<]*<)?([^`>]+)>?`")
+GLUE = re.compile(r"\{glue(?::\w+)?\}`([^`]*)`")
+
+
+# A reStructuredText role, as the library's docstrings write them (:ref:`label`, :math:`x`)
+RST_ROLE = re.compile(r"(?<![\w`}]):([a-z][\w-]*(?::[a-z][\w-]*)?):`([^`]*)`")
+
+
+DEFAULT_GLUE_FORMAT = {"glue:text": "s", "glue:md": "commonmark"}
+
+
+def qualify_glue(text: str, page: str, docstring: bool = False) -> str:
+    """``text`` as the Chinese build must read it: every glue role names ``page`` (see
+    `qualify`); and, for a message from the library's docstrings (the API appendix), whose
+    English is reStructuredText, the roles are MyST roles, because Sphinx parses every
+    translated message of a page with the page's own parser.
+    """
+
+    def qualified(match: re.Match) -> str:
+        role, key = match.group(1), match.group(2)
+        if "::" in key:
+            return match.group(0)
+        # {glue:text} and {glue:md} read `page::key:format` from the right, so a key
+        # without a format gets the default one
+        if ":" not in key and role in DEFAULT_GLUE_FORMAT:
+            key += f":{DEFAULT_GLUE_FORMAT[role]}"
+        return f"{{{role}}}`{page}::{key}`"
+
+    if docstring:
+        text = RST_ROLE.sub(
+            lambda match: f"{{{match.group(1)}}}`{match.group(2)}`", text
+        )
+    return re.sub(r"\{(glue(?::\w+)?)\}`([^`]*)`", qualified, text)
+
+
+def from_docstring(message) -> bool:
+    """Whether a catalogue entry comes from the library's docstrings (autodoc)."""
+    # Sphinx writes the location "../../src/posenc/attention.py:docstring of
+    # posenc.attention.softmax:5"; babel's catalogue reader splits it at its spaces (and
+    # writes back "of posenc.attention.softmax:5")
+    return any(
+        location == "of" or location.startswith(("../../src/", "posenc."))
+        for location, _ in message.locations
+    )
+
+
+def markup(text: str) -> Counter:
+    """The markup a message holds, retextable roles reduced to their targets."""
+    found = Counter()
+    text = RST_ROLE.sub(lambda match: f"{{{match.group(1)}}}`{match.group(2)}`", text)
+    for match in MARKUP.finditer(text):
+        piece = match.group(0)
+        # links whose text a translation translates
+        if piece.startswith(("{pdf-edition}", "{other-edition}")):
+            piece = piece[: piece.index("}") + 1]
+        elif retextable := RETEXTABLE.fullmatch(piece):
+            piece = f"{{{retextable.group(1)}}}<{retextable.group(2)}>"
+        elif glue := GLUE.fullmatch(piece):
+            # a translation names the page the number was glued in, and a key without a
+            # format gets the default one (see qualify_glue): the same number either way
+            role = piece[1 : piece.index("}")]
+            key = glue.group(1).split("::")[-1]
+            default = DEFAULT_GLUE_FORMAT.get(role)
+            if default and key.endswith(f":{default}"):
+                key = key[: -len(default) - 1]
+            piece = "{glue}" + key
+        found[piece] += 1
+    return found
+
+
+TEXT_IN_MATHS = re.compile(r"\\text\{[^{}]*\}")
+
+
+def is_display_formula(message: str) -> bool:
+    """A display formula with words in it (tools/i18n_ext.py makes those messages)."""
+    inline_maths = ("$", ":math:`", "{math}`")  # a paragraph with maths in it
+    return "\\text{" in message and not any(mark in message for mark in inline_maths)
+
+
+def catalogues() -> list[Path]:
+    return sorted(CATALOGUES.rglob("*.po"))
+
+
+def page_source(catalogue: Path) -> str:
+    """The page a catalogue translates, as a glue role names it (``ch05-decay-integral.md``)."""
+    return catalogue.with_suffix(".md").name
+
+
+def qualify() -> int:
+    """Rewrite the glue roles of every translation to name their page."""
+    from babel.messages.pofile import read_po, write_po
+
+    changed = 0
+    for path in catalogues():
+        with path.open("rb") as handle:
+            catalogue = read_po(handle)
+        count = 0
+        for message in catalogue:
+            if message.id and isinstance(message.string, str) and message.string:
+                new = qualify_glue(
+                    message.string, page_source(path), from_docstring(message)
+                )
+                count += new != message.string
+                message.string = new
+        if count:
+            with path.open("wb") as handle:
+                write_po(handle, catalogue, width=0)
+            changed += count
+            print(f"{path.relative_to(ROOT)}: {count} messages")
+    print(f"{changed} messages rewritten")
+    return 0
+
+
+def catalogue_of(page: str) -> Path:
+    path = CATALOGUES / "book" / f"{Path(page).stem}.po"
+    if not path.exists():
+        raise SystemExit(f"no catalogue {path.relative_to(ROOT)}")
+    return path
+
+
+def export(page: str) -> int:
+    """A page's messages as `### N` blocks (English, then `### N zh` and the translation)."""
+    from babel.messages.pofile import read_po
+
+    with catalogue_of(page).open("rb") as handle:
+        messages = [message for message in read_po(handle) if message.id]
+    for number, message in enumerate(messages, start=1):
+        print(f"### {number}\n{message.id}\n")
+        if message.string:
+            print(f"### {number} zh\n{message.string}\n")
+    return 0
+
+
+def import_(page: str, text_file: str) -> int:
+    """Translations from `### N` blocks into the page's catalogue; then qualify and check."""
+    from babel.messages.pofile import read_po, write_po
+
+    path = catalogue_of(page)
+    with path.open("rb") as handle:
+        catalogue = read_po(handle)
+    messages = [message for message in catalogue if message.id]
+    blocks = re.split(
+        r"^### (\d+)(?: zh)?[ \t]*$", Path(text_file).read_text("utf-8"), flags=re.M
+    )
+    translations = {
+        int(n): body.strip("\n").rstrip()
+        for n, body in zip(blocks[1::2], blocks[2::2], strict=True)
+    }
+    for number, text in translations.items():
+        if not 1 <= number <= len(messages):
+            raise SystemExit(
+                f"{text_file}: no message {number} (the page has {len(messages)})"
+            )
+        if text:
+            message = messages[number - 1]
+            message.string = qualify_glue(
+                text, page_source(path), from_docstring(message)
+            )
+            messages[number - 1].flags.discard("fuzzy")
+    with path.open("wb") as handle:
+        write_po(handle, catalogue, width=0)
+    missing = sum(1 for message in messages if not message.string)
+    print(
+        f"{path.relative_to(ROOT)}: {len(translations)} read, {missing} still untranslated"
+    )
+    return check([path])
+
+
+def check(paths: list[Path] | None = None) -> int:
+    """Every translated message keeps its English message's markup; report the differences."""
+    from babel.messages.pofile import read_po
+
+    problems = 0
+    paths = paths or catalogues()
+    for path in paths:
+        with path.open("rb") as handle:
+            catalogue = read_po(handle)
+        for message in catalogue:
+            if not message.id or not message.string:
+                continue
+            english, chinese = markup(message.id), markup(message.string)
+            if is_display_formula(message.id):
+                # only the words set as \text{...} may change
+                english = Counter([TEXT_IN_MATHS.sub(r"\\text{}", message.id).strip()])
+                chinese = Counter(
+                    [TEXT_IN_MATHS.sub(r"\\text{}", message.string).strip()]
+                )
+            page = page_source(path)
+            unqualified = (
+                qualify_glue(message.string, page, from_docstring(message))
+                != message.string
+            )
+            if english != chinese or unqualified:
+                problems += 1
+                missing = english - chinese
+                extra = chinese - english
+                where = path.relative_to(ROOT)
+                print(f"{where}: {message.id[:70]!r}")
+                if missing:
+                    print(f"    missing in the translation: {sorted(missing)}")
+                if extra:
+                    print(f"    not in the English: {sorted(extra)}")
+                if unqualified:
+                    print("    a glue role without its page: run `qualify`")
+    print(f"{len(paths)} catalogues, {problems} messages whose markup differs")
+    return 1 if problems else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = {
+        "build": build,
+        "update": update,
+        "qualify": qualify,
+        "check": check,
+        "export": export,
+        "import": import_,
+    }
+    parser.add_argument("command", choices=list(commands))
+    parser.add_argument("arguments", nargs="*", help="export: PAGE; import: PAGE FILE")
+    arguments = parser.parse_args()
+    return commands[arguments.command](*arguments.arguments)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
