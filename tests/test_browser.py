@@ -448,7 +448,7 @@ def test_search_finds_chapter_content_offline(browser, server, word):
     page, outside, errors = visit(browser, url, server)
     page.wait_for_function(
         """() => [...document.querySelectorAll('#search-results p, .search-summary')]
-        .some(p => p.textContent.includes('Search finished'))""",
+        .some(p => /Search finished|搜索完成/.test(p.textContent))""",
         timeout=20000,
     )
     found = {

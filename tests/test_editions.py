@@ -201,6 +201,8 @@ def test_chinese_pages_are_in_chinese(pairs):
     """The running text of every Chinese page is mostly Chinese (maths, code and numbers
     aside): a page left in English, or built without its catalogue, fails."""
     for page in pairs:
+        if page.endswith("bibliography.html"):
+            continue  # the references, in the languages they were written in
         chinese = soup(ZH / page)  # a copy of its own: the shared one is not cut up
         article = chinese.select_one("article") or chinese
         for hidden in article.select(
