@@ -40,11 +40,14 @@ help:
 # requirements.txt and requirements-nodeps.txt exactly (`uv pip sync` installs no unlisted
 # dependency, so the no-deps file needs no flag) and installs posenc editable (a library change
 # is seen at once). Redone when requirements.txt, requirements-nodeps.txt or pyproject.toml change.
+# --compile-bytecode: uv writes no .pyc by itself, and where PYTHONDONTWRITEBYTECODE is set (as on
+# the book's build machine) nothing ever would, so every kernel, build and test process compiled
+# NumPy, SciPy, SymPy and Matplotlib from source again (sympy's import: 1.7 s instead of 0.3 s).
 $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	test -x $(UV) || $(PY) -m pip install --quiet --disable-pip-version-check \
 	  "$$(grep -m1 '^uv==' requirements.txt)"
-	$(UV) pip sync --quiet --python $(PY) requirements.txt requirements-nodeps.txt
+	$(UV) pip sync --quiet --compile-bytecode --python $(PY) requirements.txt requirements-nodeps.txt
 	$(UV) pip install --quiet --python $(PY) --no-deps --no-build-isolation -e .
 	touch $@
 
@@ -144,7 +147,7 @@ notebooks: book
 	@ls $(HTML)/notebooks
 
 $(LAB_STAMP): $(STAMP) requirements-lab.txt
-	$(UV) pip install --quiet --python $(PY) -r requirements-lab.txt
+	$(UV) pip install --quiet --compile-bytecode --python $(PY) -r requirements-lab.txt
 	@# Open the MyST .md chapters as notebooks (jupytext) on a double click.
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	printf '%s\n' '{"@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"}}}' \
