@@ -189,7 +189,7 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() not in {"", "0", "false"}
 
 
-# Module fixtures of test_figures.py that render every figure (twice, then once more):
+# Module fixtures of test_figures.py that render every figure (write_all, then show):
 # the tests that use them are marked `render`, which `make check` leaves to `make test`.
 RENDER_EVERY_FIGURE = {"written", "shown"}
 

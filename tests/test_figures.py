@@ -1,11 +1,13 @@
 """Tests for the figure registry posenc.figures and for how the book uses it.
 
-Rendering is the slow part, so each figure is rendered a fixed, small number of times:
-once by ``write_all`` in this process, once by ``python -m posenc.figures`` (which calls
-``write_all``) in a child process running at the same time, and once more by ``show``. The two
-written folders must be byte-identical; the ``show`` output must be the same picture again, which
-also catches a figure that changes when it is built a second time in one process (for example an
-unseeded or module-level random generator).
+Rendering is the slow part, so each figure is rendered a fixed, small number of times in this
+process: once by ``write_all`` and once more by ``show``. ``show``'s output must be the very
+bytes ``write_all`` wrote, which also catches a figure that changes when it is built a second
+time in one process (for example an unseeded or module-level random generator). That a figure
+is the same in another process, with another hash seed, is checked against the figures the
+build's kernels showed (every chapter ran in a process of its own), and against
+``python -m posenc.figures`` writing one figure in a child process (the command line, and the
+PNG too).
 """
 
 from __future__ import annotations
@@ -49,28 +51,60 @@ def _close_figures():
 # --------------------------------------------------------------------------- written files
 
 
+# the figure ``python -m posenc.figures`` writes in a child process (one is enough: every
+# figure's SVG and PDF from other processes are compared with the build's chapters)
+CLI_FIGURE = "fig-ch05-regimes"
+
+
 @pytest.fixture(scope="module")
 def written(tmp_path_factory):
-    """Every figure written twice: in this process and, concurrently, in a child process."""
+    """Every figure written by ``write_all`` in this process, each built Figure's titles
+    inspected on the way (so that no test builds it again); meanwhile, in a child process with
+    another hash seed, ``python -m posenc.figures`` writes CLI_FIGURE."""
     dir_a = tmp_path_factory.mktemp("figures-a")
     dir_b = tmp_path_factory.mktemp("figures-b")
     env = dict(
         os.environ, PYTHONHASHSEED="12345"
     )  # a hash seed other than this process's
     child = subprocess.Popen(
-        [sys.executable, "-m", "posenc.figures", str(dir_b)],
+        [sys.executable, "-m", "posenc.figures", str(dir_b), CLI_FIGURE],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
         cwd=ROOT,
     )
+    titles = {}
+    real_build = figures.build
+
+    def inspecting_build(name):
+        fig = real_build(name)
+        titles[name] = {
+            "suptitle": fig.get_suptitle(),
+            "texts": len(fig.texts),
+            "axes": [
+                ax.get_title(loc=loc)
+                for ax in fig.axes
+                for loc in ("left", "center", "right")
+            ],
+        }
+        return fig
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(figures, "build", inspecting_build)
     try:
         paths_a = figures.write_all(dir_a)
     finally:
+        patch.undo()
         plt.close("all")
         out, err = child.communicate(timeout=300)
     assert child.returncode == 0, f"python -m posenc.figures failed:\n{err.decode()}"
-    return {"a": dir_a, "b": dir_b, "paths_a": paths_a, "stdout_b": out.decode()}
+    return {
+        "a": dir_a,
+        "b": dir_b,
+        "paths_a": paths_a,
+        "stdout_b": out.decode(),
+        "titles": titles,
+    }
 
 
 STATIC = figures.names("static")
@@ -97,16 +131,68 @@ def test_write_all_writes_every_figure_in_every_format(written):
     assert len(written["paths_a"]) == len(expected)
     assert all(p.parent == written["a"] for p in written["paths_a"])
     assert {p.name for p in written["a"].iterdir()} == expected
-    assert {p.name for p in written["b"].iterdir()} == expected
+    assert {p.name for p in written["b"].iterdir()} == {
+        f"{CLI_FIGURE}.{fmt}" for fmt in figures.FORMATS
+    }
 
 
 def test_written_files_are_byte_identical_between_runs(written):
+    """The child process (another hash seed) wrote CLI_FIGURE's three files byte for byte."""
     differ = sorted(
         p.name
-        for p in written["a"].iterdir()
-        if p.read_bytes() != (written["b"] / p.name).read_bytes()
+        for p in written["b"].iterdir()
+        if p.read_bytes() != (written["a"] / p.name).read_bytes()
     )
     assert not differ, f"not reproducible from run to run: {differ}"
+
+
+def shown_by_the_book(built_site) -> dict[str, dict[str, bytes]]:
+    """{figure: {"svg": ..., "pdf": ...}} as the build's kernels showed them: every static
+    figure's output in the executed chapters (the pages' .ipynb downloads), and the PDF of the
+    static twin in each interactive figure's output. A figure shown twice must be the same."""
+    import base64
+
+    import nbformat
+
+    found: dict[str, dict[str, list[bytes]]] = {}
+    for path in sorted((built_site / "_sources" / "book").glob("*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        for cell in notebook.cells:
+            for output in cell.get("outputs", []):
+                data = output.get("data", {})
+                shown = re.fullmatch(
+                    r"<(figure|interactive figure) (fig-[\w-]+)>",
+                    data.get("text/plain", ""),
+                )
+                if shown is None:
+                    continue
+                kind, name = shown.groups()
+                if kind == "interactive figure":
+                    name = figures.entry(name).twin
+                files = found.setdefault(name, {"svg": [], "pdf": []})
+                if "image/svg+xml" in data:
+                    files["svg"].append(data["image/svg+xml"].encode("utf-8"))
+                if "application/pdf" in data:
+                    files["pdf"].append(base64.b64decode(data["application/pdf"]))
+    return found
+
+
+def test_the_book_shows_the_files_make_figures_writes(written, built_site):
+    """Every static figure the chapters show is, byte for byte, the SVG and the PDF that
+    ``write_all`` wrote here: the same figure in another process (each chapter's kernel, with
+    its own hash seed), and the very files of `make figures`."""
+    shown = shown_by_the_book(built_site)
+    assert set(shown) == set(STATIC), (
+        f"static figures no chapter shows: {sorted(set(STATIC) - set(shown))}"
+    )
+    differ = sorted(
+        f"{name}.{fmt} (shown {len(copies)} times)"
+        for name, files in shown.items()
+        for fmt, copies in files.items()
+        if any(copy != (written["a"] / f"{name}.{fmt}").read_bytes() for copy in copies)
+    )
+    assert not differ, f"the book shows other bytes than make figures writes: {differ}"
+    assert all(files["svg"] and files["pdf"] for files in shown.values())
 
 
 @pytest.mark.parametrize("fmt", figures.FORMATS)
@@ -172,8 +258,7 @@ def test_written_files_carry_no_dates_or_tool_versions(written):
 
 
 def test_cli_reports_what_it_wrote(written):
-    n = len(STATIC)
-    assert f"wrote {3 * n} files for {n} figures" in written["stdout_b"]
+    assert "wrote 3 files for 1 figures" in written["stdout_b"]
 
 
 def test_cli_rejects_unknown_figure(tmp_path, capsys):
@@ -191,36 +276,15 @@ def test_cli_rejects_unknown_figure(tmp_path, capsys):
 
 @pytest.fixture(scope="module")
 def shown(written):
-    """Every figure through ``show`` once (after ``write_all``: its second build in this process),
-    with the Figure that ``show`` builds inspected on the way, so no test builds it again."""
-    titles = {}
-    real_build = figures.build
-
-    def inspecting_build(name):
-        fig = real_build(name)
-        titles[name] = {
-            "suptitle": fig.get_suptitle(),
-            "texts": len(fig.texts),
-            "axes": [
-                ax.get_title(loc=loc)
-                for ax in fig.axes
-                for loc in ("left", "center", "right")
-            ],
-        }
-        return fig
-
-    patch = pytest.MonkeyPatch()
-    patch.setattr(figures, "build", inspecting_build)
-    try:
-        return {name: figures.show(name) for name in STATIC}, titles
-    finally:
-        patch.undo()
+    """Every figure through ``show`` once, after ``write_all``: its second build in this
+    process."""
+    return {name: figures.show(name) for name in STATIC}
 
 
 def test_show_displays_exactly_the_file_make_figures_writes(written, shown):
     """The notebook (and so the site) gets the very bytes of figures/NAME.svg."""
     for name in STATIC:
-        shown_figure = shown[0][name]
+        shown_figure = shown[name]
         rendered = (written["a"] / f"{name}.svg").read_bytes()  # == render(name, "svg")
         assert shown_figure._repr_svg_().encode("utf-8") == rendered, name
         assert name in repr(shown_figure)
@@ -236,10 +300,10 @@ def test_render_and_show_leave_no_figure_open():
     assert plt.get_fignums() == [], "render()/show() leaves its pyplot figure open"
 
 
-def test_figures_have_no_title(shown):
+def test_figures_have_no_title(written):
     """Captions live in the book's cell metadata; a matplotlib title would duplicate them.
-    (Checked on the Figure that ``show`` built, see the ``shown`` fixture.)"""
-    titles = shown[1]
+    (Checked on the Figure that ``write_all`` built, see the ``written`` fixture.)"""
+    titles = written["titles"]
     assert set(titles) == set(STATIC)
     for name, seen in titles.items():
         assert seen["suptitle"] == "", name

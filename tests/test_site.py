@@ -181,7 +181,8 @@ def test_every_figure_has_a_numbered_caption(soups):
 def test_plotly_is_served_by_the_site_only_where_needed(soups, built_site):
     """Plotly's basic bundle comes from <html>/plotly/ (not a CDN, not _static/), it is
     the plotly.js version the pinned plotly package writes figures for, and only the
-    pages with an interactive figure (a div of class posenc-plotly) load it."""
+    pages with an interactive figure (a div of class posenc-plotly) load it, through the
+    loader that waits for the page and its formulas (no <script src> of Plotly)."""
     import plotly.offline
 
     served = (built_site / "plotly" / "plotly-basic.min.js").resolve()
@@ -207,10 +208,21 @@ def test_plotly_is_served_by_the_site_only_where_needed(soups, built_site):
             f"{path.name}: no aria-label"
         )
         for el in soup.find_all("script", src=True):
-            if "plotly" in el["src"].lower():
-                target = (path.parent / unquote(urlsplit(el["src"]).path)).resolve()
-                assert target == served_for(path), f"{path}: Plotly from {el['src']}"
-                loading.add(path.name)
+            assert "plotly" not in el["src"].lower(), (
+                f"{path.name}: Plotly in the head, before the formulas: {el['src']}"
+            )
+        loader = soup.select_one("head script#posenc-plotly-loader[data-src]")
+        if loader is not None:
+            target = (
+                path.parent / unquote(urlsplit(loader["data-src"]).path)
+            ).resolve()
+            assert target == served_for(path), (
+                f"{path}: Plotly from {loader['data-src']}"
+            )
+            assert "MathJax.startup.promise" in loader.string, (
+                f"{path.name}: Plotly's loader does not wait for MathJax"
+            )
+            loading.add(path.name)
     assert {
         "ch05-decay-integral.html",
         "ch07-bases-schedules.html",
@@ -222,6 +234,34 @@ def test_plotly_is_served_by_the_site_only_where_needed(soups, built_site):
     assert not list((built_site / "_static").rglob("plotly*.js")), (
         "Plotly under _static/ (every page)"
     )
+
+
+SEARCH_SCRIPTS = ("searchtools.js", "language_data.js", "searchindex.js")
+
+
+def test_only_the_search_page_loads_the_search_index(soups, built_site):
+    """pydata-sphinx-theme puts Sphinx's search scripts and the whole search index in every
+    page's head, for a search-as-you-type that this book leaves off (tools/site_ext.py,
+    drop_search_scripts); each edition's search page still loads all three."""
+
+    def search_scripts(soup) -> set[str]:
+        return {
+            name
+            for el in soup.find_all("script", src=True)
+            for name in SEARCH_SCRIPTS
+            if urlsplit(el["src"]).path.endswith(name)
+        }
+
+    loading = {
+        path.relative_to(built_site).as_posix(): sorted(search_scripts(soup))
+        for path, soup in soups.items()
+        if path.name != "search.html" and search_scripts(soup)
+    }
+    assert not loading, f"pages loading the search index: {loading}"
+    search_pages = [path for path in soups if path.name == "search.html"]
+    assert len(search_pages) == 2, search_pages  # English and Chinese
+    for path in search_pages:
+        assert search_scripts(soups[path]) == set(SEARCH_SCRIPTS), path
 
 
 def test_no_widget_state_or_widget_manager_in_pages(soups):

@@ -9,7 +9,11 @@
    only when the reader scrolls near it, not with the page.
 3. Lighter pages: pydata-sphinx-theme puts Font Awesome's 1.5 MB script (SVG icons) in every
    page's head, although its stylesheet draws the same icons from Font Awesome's web font.
-   book/_templates/layout.html passes the head through `drop_fontawesome_script`.
+   book/_templates/layout.html passes the head through `drop_fontawesome_script`. It also
+   loads Sphinx's search (searchtools.js, language_data.js and the whole search index, 150 KB
+   in English and 245 KB in Chinese, parsed before the page is shown) on every page, for its
+   search-as-you-type, which this book does not turn on: `drop_search_scripts` leaves them to
+   the search page, which has its own.
 4. The posenc wheel: every build puts `wheel/posenc-<version>-py3-none-any.whl` (built from
    src/ with `pip wheel --no-deps`) and `wheel/constraints.txt` (requirements.txt and
    requirements-lab.txt) into the site, and each chapter's download menu offers the wheel
@@ -104,11 +108,24 @@ def drop_fontawesome_script(html: str) -> Markup:
     return Markup(FONTAWESOME_SCRIPT.sub("", str(html)))
 
 
+SEARCH_SCRIPTS = re.compile(
+    r'\s*<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|'
+    r'searchindex\.js)"></script>'
+)
+
+
+def drop_search_scripts(html: str) -> Markup:
+    """Jinja filter: the page head without the <script>s of Sphinx's search, which
+    pydata-sphinx-theme puts on every page for search-as-you-type (only there when
+    the theme option search_as_you_type is false: book/_templates/layout.html)."""
+    return Markup(SEARCH_SCRIPTS.sub("", str(html)))
+
+
 def add_filters(app: Sphinx) -> None:
     if hasattr(app.builder, "templates"):
-        app.builder.templates.environment.filters["drop_fontawesome_script"] = (
-            drop_fontawesome_script
-        )
+        filters = app.builder.templates.environment.filters
+        filters["drop_fontawesome_script"] = drop_fontawesome_script
+        filters["drop_search_scripts"] = drop_search_scripts
 
 
 WHEEL_DIR = "wheel"

@@ -3,9 +3,9 @@
 An interactive figure (registered with :func:`posenc.figures.interactive_figure` in its
 chapter's module) is shown as a ``<div>`` with the marker class :data:`MARKER` and an inline
 script calling ``Plotly.newPlot``; the build extension (tools/book_ext.py) serves Plotly's basic
-bundle from the site and loads it on the pages that carry the marker only. In JupyterLab the
-same output also carries Plotly's own mime type, which the jupyterlab-plotly renderer (shipped
-with the ``plotly`` package) draws.
+bundle from the site and loads it on the pages that carry the marker only, once the page and its
+formulas are done. In JupyterLab the same output also carries Plotly's own mime type, which the
+jupyterlab-plotly renderer (shipped with the ``plotly`` package) draws.
 """
 
 from __future__ import annotations
@@ -208,7 +208,11 @@ class InteractiveFigure:
             f"  var spec = {spec};\n"
             f'  function draw() {{ Plotly.newPlot("{element}", spec.data, spec.layout,'
             " spec.config); }\n"
-            '  if (window.Plotly) { draw(); } else { window.addEventListener("load", draw); }\n'
+            # the website's pages load Plotly after the page and its formulas
+            # (window.posencPlotly, tools/book_ext.py); any other page brings its own Plotly
+            "  if (window.Plotly) { draw(); }\n"
+            "  else if (window.posencPlotly) { window.posencPlotly.then(draw); }\n"
+            '  else { window.addEventListener("load", draw); }\n'
             "})();</script>"
         )
 
