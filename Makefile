@@ -97,8 +97,9 @@ pdf: $(STAMP)
 	echo "make pdf: $(PDF), $$(pdfinfo $(PDF) | awk '/^Pages/ {print $$2}') pages, built in $$(( $$(date +%s) - start )) s"
 
 # Lint runs first (seconds); a finding fails the target only at the end, after every test
-# has run. The strict build runs one notebook at a time, leaving a core free, so while it
-# runs (its log is printed when it ends) the tests that need no built site run beside it:
+# has run. While the strict build runs (it executes the chapters two at a time, then Sphinx
+# reads and writes the pages on one core; its log is printed when it ends), the tests that
+# need no built site run beside it:
 # library tests and the small books of the build and fault tests. Then, once the book has
 # built, the Chinese edition and the print edition side by side (both from the same execution
 # cache: nothing executes again), then the tests of the built site, the PDF and the browser, with the figure renders.

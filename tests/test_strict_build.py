@@ -40,12 +40,21 @@ assert sp.simplify({claim}) == 0
 
 @pytest.mark.build
 def test_false_identity_fails_the_build(tmp_path):
+    """Two chapters to execute, so they run in parallel first (tools/book_ext.py,
+    execute_in_parallel): the failing one is not cached there, and MyST-NB's own run of it
+    fails the build as a serial build would."""
     book = make_small_book(
         tmp_path,
-        {"intro": INTRO, "proof": identity_chapter(TRUE_CLAIM.replace("- 1", "- 2"))},
+        {
+            "intro": INTRO,
+            "proof": identity_chapter(TRUE_CLAIM.replace("- 1", "- 2")),
+            "other": stamped_page("Another chapter"),
+        },
     )
     result = build_book(book, expect_ok=False)
     log = result.stdout + result.stderr
+    assert "executing 2 chapters, 2 at a time" in log, log[-3000:]
+    assert "book/proof: CellExecutionError when executed in parallel" in log
     assert "AssertionError" in log and "proof" in log
 
 
@@ -94,8 +103,11 @@ def test_cache_serves_unchanged_chapters_and_follows_the_library(tmp_path):
         with_library=True,
     )
 
-    build_book(book, expect_ok=True)
+    result = build_book(book, expect_ok=True)
     assert (book / "_build" / "html" / "book" / "proof.html").exists()
+    # executed in parallel (tools/book_ext.py), then served to MyST-NB from the cache
+    assert "executing 2 chapters, 2 at a time" in result.stdout
+    assert "uses.md: Using cached notebook" in result.stdout
     first = executed_stamp(book, "uses")
 
     build_book(book, expect_ok=True)

@@ -12,7 +12,11 @@
    `mathjax_path` points; sphinx-thebe's scripts (and their unpkg.com URL) are removed.
 3. Valid pages: ids repeated by sphinx-proof and sphinx-exercise are numbered.
 4. Downloads: each chapter's download button offers the executed notebook (.ipynb).
-5. Interactive figures: Plotly's basic bundle (tools/vendor/plotly.js/, the same
+5. Chapters execute two at a time: before Sphinx reads the pages, the chapters that the
+   execution cache does not hold yet are executed in parallel processes (as many as the
+   machine has cores) and cached; MyST-NB then finds every one of them in the cache. Sphinx's
+   own parallel reading is not available: sphinx-proof cannot merge its domain's data.
+6. Interactive figures: Plotly's basic bundle (tools/vendor/plotly.js/, the same
    plotly.js version as the pinned `plotly` package writes figures for) is copied once
    into `<html>/plotly/` and loaded only by the pages whose body holds an interactive
    figure (a div of class `posenc-plotly`, written by `posenc.figures._plotly`), and there
@@ -26,6 +30,7 @@ import importlib.util
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 from sphinx.application import Sphinx
@@ -100,6 +105,104 @@ def drop_untrusted_cache(app: Sphinx, env, added, changed, removed) -> list[str]
     cache_dir.mkdir(parents=True, exist_ok=True)
     stamp.write_text(current + "\n")
     return sorted(env.found_docs) if reason else []
+
+
+def _execute_chapter(job):
+    """In a worker process: execute one chapter as MyST-NB does (its folder as the working
+    directory, the book's timeout, errors not allowed). Returns the executed notebook, the
+    seconds it took and the error's name (None on success)."""
+    from jupyter_cache.executors.utils import single_nb_execution
+
+    notebook, cwd, timeout, allow_errors = job
+    result = single_nb_execution(
+        notebook,
+        cwd=cwd,
+        timeout=timeout,
+        allow_errors=allow_errors,
+        meta_override=True,
+    )
+    error = None if result.err is None else type(result.err).__name__
+    return notebook, result.time, error
+
+
+def execute_in_parallel(app: Sphinx, env, docnames: list[str]) -> None:
+    """`env-before-read-docs`: execute the pages that MyST-NB would execute (notebooks not
+    in the execution cache, in `cache` mode) in parallel processes, and cache them.
+
+    Each is read with MyST-NB's own reader and configuration, so the cache matches it by its
+    code when MyST-NB reads the page. A chapter that fails here is not cached: MyST-NB then
+    executes it again and reports the failure as always (the strict build fails). With fewer
+    than two chapters to execute, nothing is gained, and MyST-NB executes as usual."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+    from myst_nb.core.read import create_nb_reader
+
+    nb_config = env.mystnb_config
+    if nb_config.execution_mode != "cache":
+        return
+    cache = get_cache(nb_config.execution_cache_path)
+    jobs = {}
+    for docname in docnames:
+        path = Path(env.doc2path(docname))
+        if any(path.match(pattern) for pattern in nb_config.execution_excludepatterns):
+            continue
+        content = path.read_text(encoding="utf-8")
+        reader = create_nb_reader(str(path), env.myst_config, nb_config, content)
+        if reader is None:
+            continue  # a Markdown page
+        notebook = reader.read(content)
+        if nb_config.metadata_key in notebook.metadata:
+            continue  # the page changes MyST-NB's configuration: left to MyST-NB
+        try:
+            cache.match_cache_notebook(notebook)
+            continue  # cached
+        except KeyError:
+            pass
+        jobs[docname] = (
+            path,
+            (
+                notebook,
+                str(path.parent),
+                nb_config.execution_timeout,
+                nb_config.execution_allow_errors,
+            ),
+        )
+    workers = min(os.cpu_count() or 1, len(jobs))
+    if workers < 2:
+        return
+    LOGGER.info(
+        "executing %d chapters, %d at a time, before reading them", len(jobs), workers
+    )
+    start = time.monotonic()
+    # the largest sources first, so that no long chapter starts last
+    order = sorted(jobs, key=lambda doc: -jobs[doc][0].stat().st_size)
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        running = {pool.submit(_execute_chapter, jobs[doc][1]): doc for doc in order}
+        for future in as_completed(running):
+            docname = running[future]
+            notebook, seconds, error = future.result()
+            if error is not None:
+                LOGGER.info(
+                    "%s: %s when executed in parallel; MyST-NB executes it again",
+                    docname,
+                    error,
+                )
+                continue
+            cache.cache_notebook_bundle(
+                CacheBundleIn(
+                    notebook,
+                    str(jobs[docname][0]),
+                    data={"execution_seconds": seconds},
+                ),
+                check_validity=False,
+                overwrite=True,
+            )
+            LOGGER.info("%s: executed in %.1f s", docname, seconds)
+    LOGGER.info("executed %d chapters in %.0f s", len(jobs), time.monotonic() - start)
 
 
 def mathjax_source() -> Path:
@@ -324,6 +427,7 @@ def setup(app: Sphinx):
     # (the variable is posenc.figures._plotly.HTML_ONLY_VARIABLE).
     os.environ["POSENC_HTML_ONLY"] = "1"
     app.connect("env-get-outdated", drop_untrusted_cache)
+    app.connect("env-before-read-docs", execute_in_parallel)
     app.connect("build-finished", copy_mathjax)
     app.connect("html-page-context", drop_thebe)
     app.connect("builder-inited", copy_plotly)
