@@ -23,7 +23,7 @@ PORT   ?= 8000
 FAST   := not build and not site and not browser and not render and not pdf
 # what `make test` runs while the book builds: all but the site, browser, figure renders and PDF
 BESIDE_BUILD := not site and not browser and not render and not pdf
-PYTEST_PARALLEL := -n 2 --dist loadfile
+PYTEST_PARALLEL := -n 2 --dist loadfile --no-loadscope-reorder
 # `make lock UPGRADE=--upgrade` (or `UPGRADE="--upgrade-package numpy"`) to move pins on purpose
 UPGRADE ?=
 
@@ -99,12 +99,14 @@ pdf: $(STAMP)
 # Lint runs first (seconds); a finding fails the target only at the end, after every test
 # has run. While the strict build runs (it executes the chapters two at a time, then Sphinx
 # reads and writes the pages on one core; its log is printed when it ends), the tests that
-# need no built site run beside it:
-# library tests and the small books of the build and fault tests. Then, once the book has
-# built, the Chinese edition and the print edition side by side (both from the same execution
-# cache: nothing executes again), then the tests of the built site, the PDF and the browser, with the figure renders.
-# pytest runs in two processes (pytest-xdist), one test file per process at a time, so that
-# a file's module fixtures (the browser pass, the figure renders) are computed once.
+# need no built site run beside it: library tests and the small books of the build and fault
+# tests. Then, once the book has built, the Chinese edition and the print edition side by side
+# (both from the same execution cache: nothing executes again), then the tests of the built
+# site, the PDF and the browser, with the figure renders; last and alone, the first views of
+# every page (marker `timing`: how soon MathJax is done, what a first view loads).
+# pytest runs in two processes (pytest-xdist), one test file per process at a time, longest
+# first, so that a file's module fixtures (the visit of every page, the figure renders) are
+# computed once (tests/conftest.py).
 # JupyterLab too: tests/test_routes.py opens a chapter in it, as `make lab` does.
 test: $(STAMP) $(LAB_STAMP)
 	@$(MAKE) --no-print-directory lint || { lint=1; echo "make test: lint failed; testing anyway"; }; \

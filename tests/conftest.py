@@ -194,6 +194,30 @@ def in_ci() -> bool:
 RENDER_EVERY_FIGURE = {"written", "shown"}
 
 
+# How `make test` and `make check` share the tests between two processes (pytest-xdist,
+# --dist loadfile --no-loadscope-reorder): one test file per process at a time, so that a
+# file's module fixtures are computed once, in the order of the collection, which puts the
+# longest files first, so that no long one starts last (seconds measured in a fresh-clone
+# `make test`; pytest-xdist's own reordering goes by the number of tests).
+LONGEST_FIRST = [
+    "tests/test_pages.py",  # every page at three widths (~90 s)
+    "tests/test_figures.py",  # every figure rendered twice (~80 s)
+    "tests/test_browser.py",  # interactive figures, search, sidebars (~55 s)
+    "tests/test_faults.py",  # small books (~60 s)
+    "tests/test_strict_build.py",  # small books (~55 s)
+    "tests/test_negative_controls.py",  # small books (~35 s)
+    "tests/test_editions.py",  # small books (~30 s)
+    "tests/test_routes.py",  # JupyterLab, a notebook run against the wheel (~30 s)
+]
+
+
+def rank(item) -> int:
+    module = item.nodeid.split("::", 1)[0]
+    return (
+        LONGEST_FIRST.index(module) if module in LONGEST_FIRST else len(LONGEST_FIRST)
+    )
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
@@ -202,6 +226,8 @@ def pytest_collection_modifyitems(items):
         # A test that reads the built site waits for the build, wherever it is declared.
         if "built_site" in fixtures:
             item.add_marker(pytest.mark.site)
+    # stable: within a file, and among the other files, the order is kept
+    items.sort(key=rank)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -214,3 +240,38 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = (
             f"skipped under CI, which must run every test: {report.longrepr}"
         )
+
+
+# --------------------------------------------------------------------------- the browser
+
+
+@pytest.fixture(scope="module")
+def server(built_site):
+    """The built site, served from 127.0.0.1 (tests/test_browser.py, tests/test_pages.py)."""
+    import functools
+    import http.server
+    import threading
+
+    from chromium import QuietHandler
+
+    handler = functools.partial(QuietHandler, directory=str(built_site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium, driven by Playwright (never a downloaded browser)."""
+    from chromium import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()

@@ -1,0 +1,166 @@
+"""Helpers of the browser tests (tests/test_browser.py, tests/test_pages.py): Debian's chromium
+driven by Playwright for Python, over the built site served from 127.0.0.1.
+
+Never downloads a browser: Playwright drives /usr/bin/chromium (`.ci/run` installs it). The
+fixtures `server` and `browser` are in tests/conftest.py.
+"""
+
+from __future__ import annotations
+
+import http.server
+import shutil
+from urllib.parse import urlsplit
+
+import pytest
+from conftest import in_ci
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+# Console errors that are expected and harmless, each with its reason.
+CONSOLE_ALLOW = {}
+
+
+def skip_without_chromium() -> None:
+    """Outside CI a machine without chromium skips the calling test module; in CI a missing
+    browser is a failure."""
+    if not shutil.which("chromium") and not in_ci():
+        pytest.skip(
+            "Debian's chromium is not installed (apt-get install chromium, or run .ci/run)",
+            allow_module_level=True,
+        )
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
+
+
+def site_pages(site):
+    return sorted(
+        str(path.relative_to(site))
+        for path in site.rglob("*.html")
+        if not {"mathjax", "_static"} & set(path.relative_to(site).parts)
+    )
+
+
+def visit(browser, url, origin, viewport=None, idle=True):
+    """Open ``url`` in ``browser`` (a new context of its own) or in a browser context, and wait
+    for its "load" event (and, if ``idle``, for the network to be quiet); return the page and
+    what it requested from elsewhere and logged as errors."""
+    page = browser.new_page(
+        **({"viewport": viewport or DESKTOP} if hasattr(browser, "new_context") else {})
+    )
+    outside, errors = [], []
+
+    def route(request_route):
+        request = request_route.request
+        if urlsplit(request.url).netloc == urlsplit(
+            origin
+        ).netloc or request.url.startswith("data:"):
+            request_route.continue_()
+        else:
+            outside.append(request.url)
+            request_route.abort()
+
+    page.route("**/*", route)
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text) if message.type == "error" else None
+        ),
+    )
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url, wait_until="load")
+    if idle:
+        page.wait_for_load_state("networkidle")
+    return page, outside, errors
+
+
+TYPESET_ALL = """async () => {
+    await MathJax.startup.promise;
+    // ui/lazy typesets formulas as they scroll into view; checks want every one of them
+    if (MathJax.startup.document.lazyTypesetAll) await MathJax.startup.document.lazyTypesetAll();
+}"""
+
+
+def load_all_images(page, timeout=20000):
+    """Figures load lazily (when scrolled near); fetch them all now and wait for them."""
+    page.evaluate(
+        "document.querySelectorAll('img[loading=lazy]').forEach(img => img.loading = 'eager')"
+    )
+    page.wait_for_function(
+        "[...document.images].every(img => img.complete)", timeout=timeout
+    )
+
+
+def typeset_all(page, timeout=20000):
+    """Wait for MathJax, then have it typeset every formula of the page (not only those on
+    screen, which is all ui/lazy does at first)."""
+    page.wait_for_function(
+        "window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=timeout
+    )
+    page.evaluate(TYPESET_ALL)
+
+
+# Set before the page's scripts run: the moment MathJax has typeset what the reader sees.
+MATHJAX_CLOCK = """(() => { const t = setInterval(() => {
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) { clearInterval(t);
+        MathJax.startup.promise.then(() => { window.posencMathJaxDone = performance.now(); }); }
+}, 2); })();"""
+LOADED_BYTES = """() => [performance.getEntriesByType('navigation')[0],
+                      ...performance.getEntriesByType('resource')]
+    .reduce((sum, entry) => sum + entry.encodedBodySize, 0)"""
+CHECKS = """() => ({
+    raw: [...document.querySelectorAll('.math')]
+        .filter(el => !el.querySelector('mjx-container mjx-math'))
+        .map(el => el.textContent.slice(0, 60)),
+    merror: document.querySelectorAll('mjx-merror').length,
+    broken: [...document.images].filter(img => !img.complete || img.naturalWidth === 0)
+        .map(img => img.src),
+})"""
+
+
+def first_view(browser, server, relative):
+    """Open a page as a reader's first visit does (own browser context, empty cache) and wait
+    until MathJax has typeset what is on screen. Returns the page, what the page asked of other
+    hosts, its console errors, the bytes loaded and the MathJax time (ms after navigation)."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.add_init_script(MATHJAX_CLOCK)
+    outside, errors = [], []
+
+    def route(request_route):
+        url = request_route.request.url
+        if urlsplit(url).netloc == urlsplit(server).netloc or url.startswith("data:"):
+            request_route.continue_()
+        else:
+            outside.append(url)
+            request_route.abort()
+
+    page.route("**/*", route)
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text) if message.type == "error" else None
+        ),
+    )
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/{relative}", wait_until="load")
+    mathjax_ms = None
+    if page.evaluate("document.querySelectorAll('.math').length"):
+        page.wait_for_function("window.posencMathJaxDone !== undefined", timeout=20000)
+        mathjax_ms = page.evaluate("window.posencMathJaxDone")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    return page, outside, errors, page.evaluate(LOADED_BYTES), mathjax_ms
