@@ -189,9 +189,9 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() not in {"", "0", "false"}
 
 
-# Module fixtures of test_figures.py that render every figure (write_all, then show):
+# Module fixtures of test_figures.py that render every figure (write_all, then once more):
 # the tests that use them are marked `render`, which `make check` leaves to `make test`.
-RENDER_EVERY_FIGURE = {"written", "shown"}
+RENDER_EVERY_FIGURE = {"written", "rebuilt"}
 
 
 # How `make test` and `make check` share the tests between two processes (pytest-xdist,

@@ -1,9 +1,9 @@
 """Tests for the figure registry posenc.figures and for how the book uses it.
 
 Rendering is the slow part, so each figure is rendered a fixed, small number of times in this
-process: once by ``write_all`` and once more by ``show``. ``show``'s output must be the very
-bytes ``write_all`` wrote, which also catches a figure that changes when it is built a second
-time in one process (for example an unseeded or module-level random generator). That a figure
+process: once by ``write_all`` and once more as SVG, which must be the very bytes
+``write_all`` wrote: a figure must not change when it is built a second time in one process
+(for example with an unseeded or module-level random generator). That a figure
 is the same in another process, with another hash seed, is checked against the figures the
 build's kernels showed (every chapter ran in a process of its own), and against
 ``python -m posenc.figures`` writing one figure in a child process (the command line, and the
@@ -275,19 +275,40 @@ def test_cli_rejects_unknown_figure(tmp_path, capsys):
 
 
 @pytest.fixture(scope="module")
-def shown(written):
-    """Every figure through ``show`` once, after ``write_all``: its second build in this
-    process."""
-    return {name: figures.show(name) for name in STATIC}
+def rebuilt(written):
+    """Every figure built a second time in this process (after ``write_all``), as SVG."""
+    return {name: figures.render(name, "svg") for name in STATIC}
 
 
-def test_show_displays_exactly_the_file_make_figures_writes(written, shown):
-    """The notebook (and so the site) gets the very bytes of figures/NAME.svg."""
-    for name in STATIC:
-        shown_figure = shown[name]
-        rendered = (written["a"] / f"{name}.svg").read_bytes()  # == render(name, "svg")
-        assert shown_figure._repr_svg_().encode("utf-8") == rendered, name
-        assert name in repr(shown_figure)
+def test_a_figure_built_again_in_one_process_is_the_same(written, rebuilt):
+    """A figure must not depend on what ran before it in the process (a module-level random
+    generator, say): its second build gives the bytes of figures/NAME.svg again."""
+    differ = sorted(
+        name
+        for name in STATIC
+        if rebuilt[name] != (written["a"] / f"{name}.svg").read_bytes()
+    )
+    assert not differ, f"changed when built a second time: {differ}"
+
+
+def test_show_displays_exactly_the_file_make_figures_writes(written):
+    """What ``show`` gives a notebook (and so the site and the print edition) is the very bytes
+    of figures/NAME.svg and NAME.pdf (every figure: the chapters' outputs, compared in
+    test_the_book_shows_the_files_make_figures_writes; here ``show`` itself, on one)."""
+    import base64
+
+    shown = figures.show(CLI_FIGURE)
+    bundle = shown._repr_mimebundle_()
+    assert (
+        bundle["image/svg+xml"].encode("utf-8")
+        == (written["a"] / f"{CLI_FIGURE}.svg").read_bytes()
+    )
+    assert (
+        base64.b64decode(bundle["application/pdf"])
+        == (written["a"] / f"{CLI_FIGURE}.pdf").read_bytes()
+    )
+    assert shown._repr_svg_() == bundle["image/svg+xml"]
+    assert repr(shown) == f"<figure {CLI_FIGURE}>"
 
 
 def test_render_and_show_leave_no_figure_open():
