@@ -20,9 +20,10 @@ PDF_DEBS := texlive-xetex texlive-latex-extra texlive-fonts-recommended \
 PORT   ?= 8000
 # pytest's selection for `make check`: everything that needs neither a build nor the built
 # site, nor renders every figure
-FAST   := not build and not site and not browser and not render and not pdf
-# what `make test` runs while the book builds: all but the site, browser, figure renders and PDF
-BESIDE_BUILD := not site and not browser and not render and not pdf
+FAST   := not build and not site and not browser and not render and not pdf and not lab
+# what `make test` runs while the book builds: all but the site, browser, figure renders, PDF
+# and JupyterLab (installed after the build: see `test`)
+BESIDE_BUILD := not site and not browser and not render and not pdf and not lab
 PYTEST_PARALLEL := -n 2 --dist loadfile --no-loadscope-reorder
 # `make lock UPGRADE=--upgrade` (or `UPGRADE="--upgrade-package numpy"`) to move pins on purpose
 UPGRADE ?=
@@ -108,7 +109,10 @@ pdf: $(STAMP)
 # first, so that a file's module fixtures (the visit of every page, the figure renders) are
 # computed once (tests/conftest.py).
 # JupyterLab too: tests/test_routes.py opens a chapter in it, as `make lab` does.
-test: $(STAMP) $(LAB_STAMP)
+# JupyterLab (for the `lab` tests) is installed only after the book is built: with it in the
+# venv, every process that imports nbformat (each kernel, each build) takes a second longer
+# (jsonschema then loads rfc3987-syntax, which compiles a grammar at import).
+test: $(STAMP)
 	@$(MAKE) --no-print-directory lint || { lint=1; echo "make test: lint failed; testing anyway"; }; \
 	mkdir -p _build; echo "make test: building the book (log in _build/book.log) and, meanwhile, testing"; \
 	{ start=$$(date +%s); $(MAKE) --no-print-directory book-en > _build/book.log 2>&1; built=$$?; \
@@ -122,6 +126,7 @@ test: $(STAMP) $(LAB_STAMP)
 	$(MAKE) --no-print-directory pdf > _build/pdf.log 2>&1; printed=$$?; \
 	wait $$zh; translated=$$?; cat _build/book-zh.log _build/pdf.log; \
 	[ $$translated = 0 ] || exit $$translated; [ $$printed = 0 ] || exit $$printed; \
+	$(MAKE) --no-print-directory $(LAB_STAMP) || exit 1; \
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not ($(BESIDE_BUILD)) and not timing"; after=$$?; \
 	$(PY) -m pytest -m timing && exit $$(( beside || after || $${lint:-0} ))
 

@@ -1,8 +1,9 @@
 """The reader's routes besides the website: the chapters in JupyterLab (`make lab`), and a
 notebook downloaded from the site run against the `posenc` wheel that the site offers.
 
-Both need what `make test` installs first: JupyterLab and jupyterlab-myst (requirements-lab.txt)
-and uv (requirements.txt). Outside CI a machine without them skips; in CI that is a failure.
+Both need what `make test` installs: JupyterLab and jupyterlab-myst (requirements-lab.txt; after
+the build, so the JupyterLab test is marked `lab`) and uv (requirements.txt). Outside CI a
+machine without them skips; in CI that is a failure.
 """
 
 from __future__ import annotations
@@ -207,6 +208,7 @@ def jupyterlab(tmp_path):
             server.wait(timeout=30)
 
 
+@pytest.mark.lab
 def test_jupyterlab_renders_the_chapters_myst(jupyterlab):
     """Opened as a notebook (jupytext), a chapter's theorem-like statements and proofs render as
     MyST boxes (jupyterlab-myst), not as code fences. Numbers glued into the text do not render:
