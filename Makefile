@@ -102,16 +102,16 @@ pdf: $(STAMP)
 # reads and writes the pages on one core; its log is printed when it ends), the tests that
 # need no built site run beside it: library tests and the small books of the build and fault
 # tests. Then, once the book has built, the Chinese edition and the print edition side by side
-# (both from the same execution cache: nothing executes again), then the tests of the built
-# site, the PDF and the browser, with the figure renders; last and alone, the first views of
-# every page (marker `timing`: how soon MathJax is done, what a first view loads).
+# (both from the same execution cache: nothing executes again); then JupyterLab is installed
+# (only now: with it in the venv, every process that imports nbformat, each kernel and each
+# small book, takes a second longer, because jsonschema then loads rfc3987-syntax, which
+# compiles a grammar at import); then the tests of the built site, the PDF, the browser and
+# JupyterLab, with the figure renders; last and alone, every page of the site on a first view
+# (tests/test_pages.py, marker `timing`: how soon MathJax is done must be the page's time, not
+# the test suite's).
 # pytest runs in two processes (pytest-xdist), one test file per process at a time, longest
-# first, so that a file's module fixtures (the visit of every page, the figure renders) are
-# computed once (tests/conftest.py).
-# JupyterLab too: tests/test_routes.py opens a chapter in it, as `make lab` does.
-# JupyterLab (for the `lab` tests) is installed only after the book is built: with it in the
-# venv, every process that imports nbformat (each kernel, each build) takes a second longer
-# (jsonschema then loads rfc3987-syntax, which compiles a grammar at import).
+# first, so that a file's module fixtures (the figure renders) are computed once
+# (tests/conftest.py).
 test: $(STAMP)
 	@$(MAKE) --no-print-directory lint || { lint=1; echo "make test: lint failed; testing anyway"; }; \
 	mkdir -p _build; echo "make test: building the book (log in _build/book.log) and, meanwhile, testing"; \

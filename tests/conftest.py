@@ -200,8 +200,7 @@ RENDER_EVERY_FIGURE = {"written", "rebuilt"}
 # longest files first, so that no long one starts last (seconds measured in a fresh-clone
 # `make test`; pytest-xdist's own reordering goes by the number of tests).
 LONGEST_FIRST = [
-    "tests/test_pages.py",  # every page at three widths (~90 s)
-    "tests/test_figures.py",  # every figure rendered twice (~80 s)
+    "tests/test_figures.py",  # every figure rendered twice (~65 s)
     "tests/test_browser.py",  # interactive figures, search, sidebars (~55 s)
     "tests/test_faults.py",  # small books (~60 s)
     "tests/test_strict_build.py",  # small books (~55 s)

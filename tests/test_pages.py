@@ -1,8 +1,9 @@
-"""Every page of the site as a reader's browser meets it (both editions): formulas typeset,
-figures loaded, nothing fetched from elsewhere, no console error, nothing cut off or wider
-than the column at three screen widths; and, on a first view with nothing cached, how much a
-page loads and how soon MathJax is done (marker `timing`: `make test` runs those tests alone,
-last). Helpers in tests/chromium.py. Outside CI a machine without chromium skips this file.
+"""Every page of the site as a reader's browser meets it on a first view, with nothing cached
+(both editions): how much it loads and how soon MathJax is done; formulas typeset, figures
+loaded, nothing fetched from elsewhere, no console error; nothing cut off or wider than the
+column at three screen widths. Each page is opened once for all of it, and the times must be
+the page's, so the whole file is marked `timing`: `make test` runs it alone, last. Helpers in
+tests/chromium.py. Outside CI a machine without chromium skips this file.
 """
 
 from __future__ import annotations
@@ -21,10 +22,9 @@ from chromium import (
     site_pages,
     skip_without_chromium,
     typeset_all,
-    visit,
 )
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.timing]
 skip_without_chromium()
 
 
@@ -39,41 +39,18 @@ def pages_to_visit(site) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def first_views(browser, server, built_site):
-    """Every page on a reader's first view (its own browser context, nothing cached), once:
-    what it loads (bytes, other hosts), its console errors, and when MathJax is done. The
-    tests that use it are marked `timing`: `make test` runs them alone, last, so that the
-    times are the page's and not the test suite's."""
+def pages(browser, server, built_site):
+    """Every page of the site, each opened once as a reader's first view opens it (a browser
+    context of its own, nothing cached): what it loads (bytes, other hosts) and logs as errors,
+    and when MathJax has typeset what is on screen; then, on the same page, every formula
+    typeset, every figure loaded and the interactive figures drawn, the checks of CHECKS, and
+    the layout of MEASURE on a desktop (1280 px), a tablet (900 px) and a phone (390 px)
+    screen. Every test of this file reads it, so the file is marked `timing`: `make test` runs
+    it alone, last, so that the times are the page's and not the test suite's."""
     found = {}
     for relative in pages_to_visit(built_site):
         page, outside, errors, loaded, mathjax_ms = first_view(
             browser, server, relative
-        )
-        found[relative] = {
-            "outside": outside,
-            "errors": errors,
-            "bytes": loaded,
-            "mathjax_ms": mathjax_ms,
-            "interactive": bool(
-                page.evaluate("document.querySelectorAll('.posenc-plotly').length")
-            ),
-        }
-        page.context.close()
-    return found
-
-
-@pytest.fixture(scope="module")
-def visits(browser, server, built_site):
-    """Every page of the site, visited once in one browser context (its files cached after
-    the first page: the first views are first_views' business): all formulas typeset and all
-    figures loaded, the checks of CHECKS, what the page asked of other hosts and logged as
-    errors, and the layout of MEASURE on a desktop (1280 px), a tablet (900 px) and a phone
-    (390 px) screen."""
-    context = browser.new_context(viewport=DESKTOP)
-    found = {}
-    for relative in pages_to_visit(built_site):
-        page, outside, errors = visit(
-            context, f"{server}/{relative}", server, idle=False
         )
         if page.evaluate("document.querySelectorAll('.math').length"):
             typeset_all(page)
@@ -85,13 +62,17 @@ def visits(browser, server, built_site):
         found[relative] = {
             "outside": outside,
             "errors": errors,
+            "bytes": loaded,
+            "mathjax_ms": mathjax_ms,
+            "interactive": bool(
+                page.evaluate("document.querySelectorAll('.posenc-plotly').length")
+            ),
             **page.evaluate(CHECKS),
         }
         for screen, viewport in SCREENS.items():
             page.set_viewport_size(viewport)
             found[relative][screen] = page.evaluate(MEASURE)
-        page.close()
-    context.close()
+        page.context.close()
     return found
 
 
@@ -107,24 +88,18 @@ def stray_requests_and_errors(relative: str, found: dict) -> list[str]:
     return failures
 
 
-def test_every_page_typesets_loads_and_stays_local(visits):
+def test_every_page_typesets_loads_and_stays_local(pages):
+    """Every formula typeset without a MathJax error, every image loaded, nothing requested
+    from another host (on a first view, with nothing in the browser's cache), no console
+    error."""
     failures = []
-    for relative, found in visits.items():
+    for relative, found in pages.items():
         if found["raw"]:
             failures.append(f"{relative}: math not typeset: {found['raw'][:3]}")
         if found["merror"]:
             failures.append(f"{relative}: {found['merror']} MathJax error(s)")
         if found["broken"]:
             failures.append(f"{relative}: images did not load: {found['broken']}")
-        failures += stray_requests_and_errors(relative, found)
-    assert not failures, "\n".join(failures)
-
-
-@pytest.mark.timing
-def test_first_views_stay_local_without_errors(first_views):
-    """The same on a first view, with nothing in the browser's cache."""
-    failures = []
-    for relative, found in first_views.items():
         failures += stray_requests_and_errors(relative, found)
     assert not failures, "\n".join(failures)
 
@@ -137,28 +112,26 @@ PAGE_BUDGET = (
 MATHJAX_BUDGET_MS = float(os.environ.get("POSENC_MATHJAX_BUDGET_MS", "1000"))
 
 
-@pytest.mark.timing
-def test_pages_are_light(first_views):
+def test_pages_are_light(pages):
     """A first view of a page without an interactive figure loads at most 2.5 MB (main's pages
     loaded 3.7 to 4.9 MB: Font Awesome's 1.5 MB script, MathJax's 1.2 MB bundle, every figure)."""
-    assert sum(found["bytes"] > 0 for found in first_views.values()) == len(first_views)
+    assert sum(found["bytes"] > 0 for found in pages.values()) == len(pages)
     heavy = {
         page: round(found["bytes"] / 1e6, 2)
-        for page, found in first_views.items()
+        for page, found in pages.items()
         if not found["interactive"] and found["bytes"] > PAGE_BUDGET
     }
     assert not heavy, f"pages loading more than {PAGE_BUDGET / 1e6} MB: {heavy}"
 
 
-@pytest.mark.timing
-def test_mathjax_is_done_within_a_second(browser, server, first_views):
+def test_mathjax_is_done_within_a_second(browser, server, pages):
     """On a first view MathJax has typeset what the reader sees within MATHJAX_BUDGET_MS of
     navigation (main's pages took 1.0 to 2.7 s here). `make test` runs this test alone, after
     the others, so that it times the pages and not the rest of the test suite; a page over
     budget is measured up to three times more, a second apart, and judged by its best time."""
     timed = {
         page: found["mathjax_ms"]
-        for page, found in first_views.items()
+        for page, found in pages.items()
         if found["mathjax_ms"] is not None
     }
     assert len(timed) > 15, "too few pages with mathematics measured"
@@ -249,10 +222,10 @@ SCREENS = {"desktop": DESKTOP, "tablet": {"width": 900, "height": 900}, "phone":
 
 
 @pytest.fixture(scope="module")
-def layouts(visits):
+def layouts(pages):
     """{screen: {page: MEASURE's findings}}, from the one visit of each page."""
     return {
-        screen: {page: found[screen] for page, found in visits.items()}
+        screen: {page: found[screen] for page, found in pages.items()}
         for screen in SCREENS
     }
 
