@@ -114,6 +114,43 @@ def typeset_all(page, timeout=20000):
     page.evaluate(TYPESET_ALL)
 
 
+def in_parallel(pages, script: str, timeout: float = 20000) -> list:
+    """Run ``script`` (a JavaScript function, possibly async) in each of ``pages`` at once and
+    return its results in their order. Each browser context renders in a process of its own,
+    so two pages keep both cores busy, where ``page.evaluate`` would wait for one page before
+    it starts the next."""
+    for page in pages:
+        page.evaluate(
+            f"""() => {{ window.posencResult = undefined; setTimeout(async () => {{
+                try {{ window.posencResult = {{value: await ({script})()}}; }}
+                catch (error) {{ window.posencResult = {{error: String(error)}}; }}
+            }}, 0); }}"""
+        )
+    results = []
+    for page in pages:
+        page.wait_for_function("window.posencResult !== undefined", timeout=timeout)
+        outcome = page.evaluate("window.posencResult")
+        if "error" in outcome:
+            raise AssertionError(f"{page.url}: {outcome['error']}")
+        results.append(outcome.get("value"))
+    return results
+
+
+# The whole page in view, as in_parallel scripts: every formula typeset (not only those on
+# screen), every figure loaded (not only those near the screen), the interactive figures drawn
+# (Plotly comes after the page and its formulas).
+ALL_IN_VIEW = (
+    "async () => { if (document.querySelector('.math')) await ("
+    + TYPESET_ALL
+    + """)();
+    document.querySelectorAll('img[loading=lazy]').forEach(img => img.loading = 'eager');
+    while (![...document.images].every(img => img.complete))
+        await new Promise(resolve => setTimeout(resolve, 20));
+    if (window.posencPlotly) await window.posencPlotly;
+}"""
+)
+
+
 # Set before the page's scripts run: the moment MathJax has typeset what the reader sees.
 MATHJAX_CLOCK = """(() => { const t = setInterval(() => {
     if (window.MathJax && MathJax.startup && MathJax.startup.promise) { clearInterval(t);

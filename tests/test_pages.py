@@ -13,15 +13,15 @@ import time
 
 import pytest
 from chromium import (
+    ALL_IN_VIEW,
     CHECKS,
     CONSOLE_ALLOW,
     DESKTOP,
     PHONE,
     first_view,
-    load_all_images,
+    in_parallel,
     site_pages,
     skip_without_chromium,
-    typeset_all,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.timing]
@@ -46,33 +46,47 @@ def pages(browser, server, built_site):
     typeset, every figure loaded and the interactive figures drawn, the checks of CHECKS, and
     the layout of MEASURE on a desktop (1280 px), a tablet (900 px) and a phone (390 px)
     screen. Every test of this file reads it, so the file is marked `timing`: `make test` runs
-    it alone, last, so that the times are the page's and not the test suite's."""
+    it alone, last, so that the times are the page's and not the test suite's.
+
+    The pages go two at a time: each is timed alone (the other one idle), then the rest is
+    done in both at once, one per core (chromium.in_parallel)."""
     found = {}
-    for relative in pages_to_visit(built_site):
-        page, outside, errors, loaded, mathjax_ms = first_view(
-            browser, server, relative
-        )
-        if page.evaluate("document.querySelectorAll('.math').length"):
-            typeset_all(page)
-        load_all_images(page)
-        # interactive figures drawn (Plotly comes after the page and its formulas)
-        page.evaluate(
-            "window.posencPlotly ? window.posencPlotly.then(() => true) : true"
-        )
-        found[relative] = {
-            "outside": outside,
-            "errors": errors,
-            "bytes": loaded,
-            "mathjax_ms": mathjax_ms,
-            "interactive": bool(
-                page.evaluate("document.querySelectorAll('.posenc-plotly').length")
-            ),
-            **page.evaluate(CHECKS),
-        }
+    relatives = pages_to_visit(built_site)
+    for pair in (relatives[i : i + 2] for i in range(0, len(relatives), 2)):
+        opened = []
+        for relative in pair:
+            page, outside, errors, loaded, mathjax_ms = first_view(
+                browser, server, relative
+            )
+            # nothing of this page may run while the next one is timed: Plotly, which comes
+            # after the page and its formulas, is drawn now
+            page.evaluate(
+                "window.posencPlotly ? window.posencPlotly.then(() => true) : true"
+            )
+            opened.append(page)
+            found[relative] = {
+                "outside": outside,
+                "errors": errors,
+                "bytes": loaded,
+                "mathjax_ms": mathjax_ms,
+            }
+        in_parallel(opened, ALL_IN_VIEW)
+        for relative, page in zip(pair, opened, strict=True):
+            found[relative] |= {
+                "interactive": bool(
+                    page.evaluate("document.querySelectorAll('.posenc-plotly').length")
+                ),
+                **page.evaluate(CHECKS),
+            }
         for screen, viewport in SCREENS.items():
-            page.set_viewport_size(viewport)
-            found[relative][screen] = page.evaluate(MEASURE)
-        page.context.close()
+            for page in opened:
+                page.set_viewport_size(viewport)
+            for relative, layout in zip(
+                pair, in_parallel(opened, MEASURE), strict=True
+            ):
+                found[relative][screen] = layout
+        for page in opened:
+            page.context.close()
     return found
 
 
