@@ -3,7 +3,9 @@ derives it, and every such link resolves."""
 
 from __future__ import annotations
 
+import functools
 import re
+from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -39,6 +41,13 @@ def api_page(built_site):
     return page, BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
 
 
+@functools.cache
+def ids_on(page: Path) -> set[str]:
+    """The ids of the elements of a built page (parsed once: many names link one chapter)."""
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    return {element["id"] for element in soup.find_all(id=True)}
+
+
 @pytest.mark.site
 def test_every_public_name_is_rendered_with_a_working_derived_in_link(
     api_page, built_site
@@ -67,13 +76,7 @@ def test_every_public_name_is_rendered_with_a_working_derived_in_link(
             if not target.is_file():
                 problems.append(f"{name}: {link['href']} does not exist")
                 continue
-            ids = {
-                el["id"]
-                for el in BeautifulSoup(
-                    target.read_text(encoding="utf-8"), "html.parser"
-                ).find_all(id=True)
-            }
-            if parts.fragment and unquote(parts.fragment) not in ids:
+            if parts.fragment and unquote(parts.fragment) not in ids_on(target):
                 problems.append(
                     f"{name}: {link['href']} has no anchor {parts.fragment!r}"
                 )
