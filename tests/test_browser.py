@@ -142,7 +142,9 @@ def test_interactive_figure_parts_do_not_overlap(
     title on a phone), and stay inside the figure."""
     selector = f"#posenc-plotly-{name}"
     viewport = {"desktop": DESKTOP, "phone": PHONE}[screen]
-    page, _, _ = visit(browser, f"{server}/{relative}", server, viewport)
+    # the figure drawn is what this test waits for (what the page requests is the business
+    # of test_interactive_figure_draws_and_responds)
+    page, _, _ = visit(browser, f"{server}/{relative}", server, viewport, idle=False)
     page.wait_for_function(
         f"document.querySelector('{selector}').data !== undefined", timeout=20000
     )
