@@ -144,3 +144,39 @@ def test_the_fingerprint_follows_every_library_file_and_the_pins(tmp_path, monke
         seen.add(book_ext.fingerprint())
     (library / "new.py").write_text("")
     assert book_ext.fingerprint() not in seen, "a new library file is not fingerprinted"
+
+
+def one_cell_notebook(source: str, kernel: str = "python3"):
+    import nbformat
+
+    return nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(source)],
+        metadata={
+            "kernelspec": {"name": kernel, "language": "python", "display_name": kernel}
+        },
+    )
+
+
+def test_parallel_kernels_talk_over_their_own_sockets_not_tcp(tmp_path):
+    """The chapters executed in parallel (tools/book_ext.py, _execute_chapter) use ZeroMQ's
+    IPC transport: no TCP port that another kernel starting at the same time could take."""
+    book_ext = load_book_ext()
+    notebook = one_cell_notebook(
+        "from ipykernel import get_connection_info\n"
+        "print(get_connection_info(unpack=True)['transport'])"
+    )
+    executed, _, error = book_ext._execute_chapter((notebook, str(tmp_path), 60, False))
+    assert error is None, error
+    assert executed.cells[0].outputs[0]["text"].strip() == "ipc"
+    assert list(tmp_path.iterdir()) == [], (
+        "the kernel left files in the chapter's folder"
+    )
+
+
+def test_a_kernel_that_cannot_start_is_left_to_myst_nb(tmp_path):
+    """A chapter whose kernel fails (here: it does not exist) is reported, not raised: the
+    build goes on, and MyST-NB executes the chapter again and reports its failure."""
+    book_ext = load_book_ext()
+    notebook = one_cell_notebook("1 + 1", kernel="no-such-kernel")
+    _, _, error = book_ext._execute_chapter((notebook, str(tmp_path), 60, False))
+    assert error is not None and "no-such-kernel" in error, error

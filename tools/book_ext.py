@@ -110,17 +110,35 @@ def drop_untrusted_cache(app: Sphinx, env, added, changed, removed) -> list[str]
 def _execute_chapter(job):
     """In a worker process: execute one chapter as MyST-NB does (its folder as the working
     directory, the book's timeout, errors not allowed). Returns the executed notebook, the
-    seconds it took and the error's name (None on success)."""
+    seconds it took and what went wrong (None on success).
+
+    The kernel talks over Unix sockets in a folder of its own (ZeroMQ's IPC transport), not
+    over TCP: a TCP port is found free before the kernel binds it, and with kernels of other
+    builds starting at the same time (`make test` runs the small books beside the build) two
+    of them once got the same port; the kernel failed with "Address already in use" and the
+    build waited a minute for it before it failed."""
+    import tempfile
+
     from jupyter_cache.executors.utils import single_nb_execution
+    from traitlets.config import Config
 
     notebook, cwd, timeout, allow_errors = job
-    result = single_nb_execution(
-        notebook,
-        cwd=cwd,
-        timeout=timeout,
-        allow_errors=allow_errors,
-        meta_override=True,
-    )
+    with tempfile.TemporaryDirectory(prefix="posenc-kernel-") as sockets:
+        sockets_only = Config(
+            {"KernelManager": {"transport": "ipc", "ip": os.path.join(sockets, "k")}}
+        )
+        try:
+            result = single_nb_execution(
+                notebook,
+                cwd=cwd,
+                timeout=timeout,
+                allow_errors=allow_errors,
+                meta_override=True,
+                config=sockets_only,
+            )
+        except Exception as err:
+            # the kernel did not start, or died: not the error of a cell
+            return notebook, 0.0, f"{type(err).__name__} ({err})"
     error = None if result.err is None else type(result.err).__name__
     return notebook, result.time, error
 
@@ -131,7 +149,8 @@ def execute_in_parallel(app: Sphinx, env, docnames: list[str]) -> None:
 
     Each is read with MyST-NB's own reader and configuration, so the cache matches it by its
     code when MyST-NB reads the page. A chapter that fails here is not cached: MyST-NB then
-    executes it again and reports the failure as always (the strict build fails). With fewer
+    executes it again and reports the failure as always (the strict build fails); so does a
+    chapter whose kernel or worker failed here. With fewer
     than two chapters to execute, nothing is gained, and MyST-NB executes as usual."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -184,7 +203,10 @@ def execute_in_parallel(app: Sphinx, env, docnames: list[str]) -> None:
         running = {pool.submit(_execute_chapter, jobs[doc][1]): doc for doc in order}
         for future in as_completed(running):
             docname = running[future]
-            notebook, seconds, error = future.result()
+            try:
+                notebook, seconds, error = future.result()
+            except Exception as err:  # the worker process itself failed
+                error = f"{type(err).__name__} ({err})"
             if error is not None:
                 LOGGER.info(
                     "%s: %s when executed in parallel; MyST-NB executes it again",
