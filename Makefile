@@ -25,6 +25,9 @@ FAST   := not build and not site and not browser and not render and not pdf and 
 # and JupyterLab (installed after the build: see `test`)
 BESIDE_BUILD := not site and not browser and not render and not pdf and not lab
 PYTEST_PARALLEL := -n 2 --dist loadfile --no-loadscope-reorder
+# the files that hold `timing` tests: the last, quiet pass collects only these (the others
+# would cost it seconds of imports)
+TIMED  := $(shell grep -l 'mark.timing' tests/test_*.py)
 # `make lock UPGRADE=--upgrade` (or `UPGRADE="--upgrade-package numpy"`) to move pins on purpose
 UPGRADE ?=
 
@@ -128,7 +131,7 @@ test: $(STAMP)
 	[ $$translated = 0 ] || exit $$translated; [ $$printed = 0 ] || exit $$printed; \
 	$(MAKE) --no-print-directory $(LAB_STAMP) || exit 1; \
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not ($(BESIDE_BUILD)) and not timing"; after=$$?; \
-	$(PY) -m pytest -m timing && exit $$(( beside || after || $${lint:-0} ))
+	$(PY) -m pytest -m timing $(TIMED) && exit $$(( beside || after || $${lint:-0} ))
 
 check: $(STAMP)
 	@$(MAKE) --no-print-directory lint || { lint=1; echo "make check: lint failed; testing anyway"; }; \
