@@ -55,23 +55,17 @@ def site_pages(site):
     )
 
 
-def visit(browser, url, origin, viewport=None, idle=True):
-    """Open ``url`` in ``browser`` (a new context of its own) or in a browser context, and wait
-    for its "load" event (and, if ``idle``, for the network to be quiet); return the page and
-    what it requested from elsewhere and logged as errors."""
-    page = browser.new_page(
-        **({"viewport": viewport or DESKTOP} if hasattr(browser, "new_context") else {})
-    )
+def keep_local(page, origin: str) -> tuple[list[str], list[str]]:
+    """Refuse ``page`` every request to a host other than ``origin``'s, and collect what it
+    asked of other hosts and logged as errors (two lists, filled as the page runs)."""
     outside, errors = [], []
 
     def route(request_route):
-        request = request_route.request
-        if urlsplit(request.url).netloc == urlsplit(
-            origin
-        ).netloc or request.url.startswith("data:"):
+        url = request_route.request.url
+        if urlsplit(url).netloc == urlsplit(origin).netloc or url.startswith("data:"):
             request_route.continue_()
         else:
-            outside.append(request.url)
+            outside.append(url)
             request_route.abort()
 
     page.route("**/*", route)
@@ -82,6 +76,17 @@ def visit(browser, url, origin, viewport=None, idle=True):
         ),
     )
     page.on("pageerror", lambda error: errors.append(str(error)))
+    return outside, errors
+
+
+def visit(browser, url, origin, viewport=None, idle=True):
+    """Open ``url`` in ``browser`` (a new context of its own) or in a browser context, and wait
+    for its "load" event (and, if ``idle``, for the network to be quiet); return the page and
+    what it requested from elsewhere and logged as errors."""
+    page = browser.new_page(
+        **({"viewport": viewport or DESKTOP} if hasattr(browser, "new_context") else {})
+    )
+    outside, errors = keep_local(page, origin)
     page.goto(url, wait_until="load")
     if idle:
         page.wait_for_load_state("networkidle")
@@ -176,24 +181,7 @@ def first_view(browser, server, relative):
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     page.add_init_script(MATHJAX_CLOCK)
-    outside, errors = [], []
-
-    def route(request_route):
-        url = request_route.request.url
-        if urlsplit(url).netloc == urlsplit(server).netloc or url.startswith("data:"):
-            request_route.continue_()
-        else:
-            outside.append(url)
-            request_route.abort()
-
-    page.route("**/*", route)
-    page.on(
-        "console",
-        lambda message: (
-            errors.append(message.text) if message.type == "error" else None
-        ),
-    )
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    outside, errors = keep_local(page, server)
     page.goto(f"{server}/{relative}", wait_until="load")
     mathjax_ms = None
     if page.evaluate("document.querySelectorAll('.math').length"):
