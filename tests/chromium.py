@@ -169,6 +169,13 @@ CHECKS = """() => ({
         .filter(el => !el.querySelector('mjx-container mjx-math'))
         .map(el => el.textContent.slice(0, 60)),
     merror: document.querySelectorAll('mjx-merror').length,
+    // MathJax's components preloaded in the head (tools/book_ext.py), and those of them no
+    // script of the page loads (fetched for nothing)
+    mathjax_preloads: [...document.querySelectorAll('link[rel=preload][as=script]')]
+        .filter(link => new URL(link.href).pathname.includes('/mathjax/')).length,
+    unused_preloads: [...document.querySelectorAll('link[rel=preload][as=script]')]
+        .map(link => link.href)
+        .filter(href => ![...document.scripts].some(script => script.src === href)),
     broken: [...document.images].filter(img => !img.complete || img.naturalWidth === 0)
         .map(img => img.src),
 })"""

@@ -103,9 +103,9 @@ def stray_requests_and_errors(relative: str, found: dict) -> list[str]:
 
 
 def test_every_page_typesets_loads_and_stays_local(pages):
-    """Every formula typeset without a MathJax error, every image loaded, nothing requested
-    from another host (on a first view, with nothing in the browser's cache), no console
-    error."""
+    """Every formula typeset without a MathJax error, every image loaded, MathJax's components
+    preloaded on a page with mathematics and each preloaded file used, nothing requested from
+    another host (on a first view, with nothing in the browser's cache), no console error."""
     failures = []
     for relative, found in pages.items():
         if found["raw"]:
@@ -114,6 +114,12 @@ def test_every_page_typesets_loads_and_stays_local(pages):
             failures.append(f"{relative}: {found['merror']} MathJax error(s)")
         if found["broken"]:
             failures.append(f"{relative}: images did not load: {found['broken']}")
+        if found["mathjax_ms"] is not None and not found["mathjax_preloads"]:
+            failures.append(f"{relative}: MathJax's components are not preloaded")
+        if found["unused_preloads"]:
+            failures.append(
+                f"{relative}: preloaded for nothing: {found['unused_preloads']}"
+            )
         failures += stray_requests_and_errors(relative, found)
     assert not failures, "\n".join(failures)
 
