@@ -196,3 +196,64 @@ def first_view(browser, server, relative):
         mathjax_ms = page.evaluate("window.posencMathJaxDone")
     page.evaluate("document.fonts.ready.then(() => true)")
     return page, outside, errors, page.evaluate(LOADED_BYTES), mathjax_ms
+
+
+# A fixed page that is not the book's (text and spans to lay out, a script to run), opened as
+# first_view opens a page: how fast this machine opens a page just now. On a quiet hour it
+# took CALIBRATION_NOMINAL_MS here (best of five views); under load, or in this machine's slow
+# hours, it takes longer, and so does every page of the book.
+_WORDS = (
+    "position encoding attention sinusoid frequency decay integral rotary bias".split()
+)
+CALIBRATION_PAGE = (
+    "<!doctype html><html><head><meta charset='utf-8'><style>"
+    "body { font-family: sans-serif; max-width: 50em; margin: auto; line-height: 1.6 }"
+    "span { font-style: italic }</style><script>"
+    "(() => { const items = [];"
+    " for (let i = 0; i < 200000; i++) items.push({key: i % 97, value: Math.sin(i)});"
+    " items.sort((a, b) => a.key - b.key || a.value - b.value); })();"
+    "</script></head><body>"
+    + "".join(
+        "<p>"
+        + " ".join(
+            f"<span>{_WORDS[(i * 7 + j * 3) % len(_WORDS)]}</span>"
+            if j % 5 == 0
+            else _WORDS[(i + j) % len(_WORDS)]
+            for j in range(60)
+        )
+        + "</p>"
+        for i in range(400)
+    )
+    + "<script>addEventListener('load', () => { document.body.getBoundingClientRect();"
+    " window.posencCalibrated = performance.now(); });</script></body></html>"
+)
+CALIBRATION_NOMINAL_MS = 230.0
+# the most a budget is stretched for a slow machine: beyond it the page fails
+MAX_SLOWDOWN = 1.3
+
+
+def calibration_view(browser, server) -> float:
+    """ms from navigation until CALIBRATION_PAGE has run its script and been laid out, in a
+    browser context of its own (as first_view)."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    url = f"{server}/posenc-calibration.html"
+    page.route(
+        url,
+        lambda route: route.fulfill(body=CALIBRATION_PAGE, content_type="text/html"),
+    )
+    page.goto(url, wait_until="load")
+    page.wait_for_function("window.posencCalibrated !== undefined")
+    ms = page.evaluate("window.posencCalibrated")
+    context.close()
+    return ms
+
+
+def calibrated_budget(budget_ms: float, calibration_ms: list[float]) -> float:
+    """``budget_ms`` (a time on this machine at its usual speed) for the machine as fast as
+    it is now: stretched by how much longer than CALIBRATION_NOMINAL_MS its best calibration
+    view took, by at most MAX_SLOWDOWN; never shortened, never stretched on a faster machine."""
+    if not calibration_ms:
+        raise ValueError("calibration_ms: at least one calibration time is needed")
+    slowdown = min(max(min(calibration_ms) / CALIBRATION_NOMINAL_MS, 1.0), MAX_SLOWDOWN)
+    return budget_ms * slowdown

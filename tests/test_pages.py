@@ -14,10 +14,14 @@ import time
 import pytest
 from chromium import (
     ALL_IN_VIEW,
+    CALIBRATION_NOMINAL_MS,
     CHECKS,
     CONSOLE_ALLOW,
     DESKTOP,
+    MAX_SLOWDOWN,
     PHONE,
+    calibrated_budget,
+    calibration_view,
     first_view,
     in_parallel,
     site_pages,
@@ -146,32 +150,63 @@ def test_pages_are_light(pages):
 
 def test_mathjax_is_done_within_a_second(browser, server, pages):
     """On a first view MathJax has typeset what the reader sees within MATHJAX_BUDGET_MS of
-    navigation (main's pages took 1.0 to 2.7 s here). `make test` runs this test alone, after
-    the others, so that it times the pages and not the rest of the test suite. A page over
-    budget is measured up to five times more, two seconds apart, and judged by its best time:
-    this machine's speed drifts by up to a fifth from hour to hour (the same pass took 92 s
-    and 116 s), and the Chinese chapters take 0.85 to 1.0 s on its good hours."""
+    navigation (main's pages took 1.0 to 2.7 s here), on this machine at its usual speed.
+    `make test` runs this test alone, after the others, so that it times the pages and not the
+    rest of the test suite.
+
+    This machine's speed drifts from hour to hour (the same pass took 92 s and 116 s; a
+    fresh-clone run failed with the Chinese chapter 5 at 1,023-1,157 ms in six views, where it
+    takes 750-830 ms on a quiet hour). So a page over budget is measured up to five times
+    more, two seconds apart, each time just after a view of a fixed page that is not the
+    book's (chromium.calibration_view); it is judged by its best time against the budget
+    stretched by how much slower than usual the machine opened that fixed page
+    (chromium.calibrated_budget: by at most MAX_SLOWDOWN, never on a machine at its usual
+    speed or faster)."""
     timed = {
         page: [found["mathjax_ms"]]
         for page, found in pages.items()
         if found["mathjax_ms"] is not None
     }
     assert len(timed) > 15, "too few pages with mathematics measured"
-    for page, times in timed.items():
-        while min(times) > MATHJAX_BUDGET_MS and len(times) < 6:
-            time.sleep(2)
-            view = first_view(browser, server, page)
-            view[0].context.close()
-            times.append(view[4])
+    calibration: list[float] = []
+
+    def budget() -> float:
+        if not calibration:
+            return MATHJAX_BUDGET_MS
+        return calibrated_budget(MATHJAX_BUDGET_MS, calibration)
+
+    # twice: a later calibration view may lower the budget a page was judged by
+    for _ in range(2):
+        for page, times in timed.items():
+            while min(times) > budget() and len(times) < 6:
+                time.sleep(2)
+                calibration.append(calibration_view(browser, server))
+                view = first_view(browser, server, page)
+                view[0].context.close()
+                times.append(view[4])
     slow = {
         page: [round(ms) for ms in times]
         for page, times in timed.items()
-        if min(times) > MATHJAX_BUDGET_MS
+        if min(times) > budget()
     }
     assert not slow, (
-        f"MathJax done later than {MATHJAX_BUDGET_MS:.0f} ms after navigation in every "
-        f"view (ms): {slow}"
+        f"MathJax done later than {budget():.0f} ms after navigation in every view (ms): "
+        f"{slow}; the budget is {MATHJAX_BUDGET_MS:.0f} ms at this machine's usual speed, "
+        f"and the fixed page took {[round(ms) for ms in calibration]} ms against "
+        f"{CALIBRATION_NOMINAL_MS:.0f} ms as usual"
     )
+
+
+def test_the_budget_is_stretched_only_for_a_slower_machine():
+    """calibrated_budget: the usual budget on a machine at its usual speed or faster, stretched
+    by the best calibration view's slowdown, and by at most MAX_SLOWDOWN."""
+    usual = CALIBRATION_NOMINAL_MS
+    assert calibrated_budget(1000, [usual]) == 1000
+    assert calibrated_budget(1000, [usual / 2]) == 1000
+    assert calibrated_budget(1000, [2 * usual, 1.1 * usual]) == pytest.approx(1100)
+    assert calibrated_budget(1000, [10 * usual]) == pytest.approx(1000 * MAX_SLOWDOWN)
+    with pytest.raises(ValueError, match="calibration_ms"):
+        calibrated_budget(1000, [])
 
 
 MEASURE = """() => {
