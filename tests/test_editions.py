@@ -86,6 +86,19 @@ def test_the_markup_check_accepts_what_may_change():
         assert translations.markup(english) == translations.markup(translation)
 
 
+def test_words_in_a_translated_formula_must_be_chinese():
+    """A display formula's words (\\text{...}) are translated; labels in a subscript and names
+    from the code stay as they are."""
+    left = translations.english_left_in_formula
+    assert left(r"g(m - n) \qquad \text{for all positions } m, n.") == [
+        "for all positions "
+    ]
+    assert left(r"S_d(x) \approx \frac{\text{slow pairs}}{d/2}") == ["slow pairs"]
+    assert left(r"g(m - n) \qquad \text{对所有位置 } m, n.") == []
+    assert left(r"s_h = 2^{-8h/n_{\text{heads}}}, \quad d_\text{model}") == []
+    assert left(r"\ln(\text{max\_timescale})") == []
+
+
 def test_glue_roles_are_qualified_with_their_page():
     text = "为 {glue:text}`ch05_a:.2f`，{glue:text}`ch05_b`，{glue:md}`k`，:math:`x`"
     page = "ch05-decay-integral.md"

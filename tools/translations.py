@@ -265,6 +265,19 @@ def markup(text: str) -> Counter:
 
 
 TEXT_IN_MATHS = re.compile(r"\\text\{[^{}]*\}")
+# Words set in a formula (\text{for all }, \text{left Riemann sum}): not a label in a
+# subscript or superscript (d_{\text{model}}) and not a name from the code (max\_timescale).
+PROSE_IN_MATHS = re.compile(
+    r"(?<!_\{)(?<!\^\{)(?<![_^])\\text\{([^{}_]*[A-Za-z]{2,}[^{}_]*)\}"
+)
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def english_left_in_formula(translation: str) -> list[str]:
+    """The words of a translated display formula still in English."""
+    return [
+        words for words in PROSE_IN_MATHS.findall(translation) if not CJK.search(words)
+    ]
 
 
 def is_display_formula(message: str) -> bool:
@@ -363,7 +376,8 @@ def import_(page: str, text_file: str) -> int:
 
 
 def check(paths: list[Path] | None = None) -> int:
-    """Every translated message keeps its English message's markup; report the differences."""
+    """Every translated message keeps its English message's markup, and a display formula's
+    words are in Chinese; report what differs."""
     from babel.messages.pofile import read_po
 
     problems = 0
@@ -386,7 +400,12 @@ def check(paths: list[Path] | None = None) -> int:
                 qualify_glue(message.string, page, from_docstring(message))
                 != message.string
             )
-            if english != chinese or unqualified:
+            left = (
+                english_left_in_formula(message.string)
+                if is_display_formula(message.id)
+                else []
+            )
+            if english != chinese or unqualified or left:
                 problems += 1
                 missing = english - chinese
                 extra = chinese - english
@@ -398,7 +417,12 @@ def check(paths: list[Path] | None = None) -> int:
                     print(f"    not in the English: {sorted(extra)}")
                 if unqualified:
                     print("    a glue role without its page: run `qualify`")
-    print(f"{len(paths)} catalogues, {problems} messages whose markup differs")
+                if left:
+                    print(f"    words of the formula left in English: {left}")
+    print(
+        f"{len(paths)} catalogues, {problems} messages whose markup differs or whose "
+        "formula keeps English words"
+    )
     return 1 if problems else 0
 
 
