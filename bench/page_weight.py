@@ -14,85 +14,45 @@ second at this machine's usual speed: chromium.calibrated_budget).
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
 import shutil
-import threading
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from bs4 import BeautifulSoup
+from chromium import MATHJAX_BUDGET_MS, PAGE_BUDGET
 from conftest import FETCHED
 
 TITLE = "Page weight (built HTML on disk)"
 LOADED_LINKS = {"stylesheet", "icon", "preload", "modulepreload"}
 CSS_URL = re.compile(r"""(?:url\(\s*|@import\s+)['"]?([^'")\s;]+)""")
 FONT_SUFFIXES = {".woff2", ".woff", ".ttf", ".otf", ".eot"}
-FIRST_VIEW_BYTES, MATHJAX_MS = 2_500_000, 1000  # the targets of tests/test_pages.py
-CLOCK = """(() => { const t = setInterval(() => {
-    if (window.MathJax && MathJax.startup && MathJax.startup.promise) { clearInterval(t);
-        MathJax.startup.promise.then(() => { window.benchMathJaxDone = performance.now(); }); }
-}, 2); })();"""
-LOADED = """() => [performance.getEntriesByType('navigation')[0],
-...performance.getEntriesByType('resource')]
-    .reduce((sum, entry) => sum + entry.encodedBodySize, 0)"""
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 def first_views(site: Path, pages: list[str]) -> dict[str, dict]:
-    """{docname: {"bytes", "mathjax_ms", "interactive"}} from chromium, or {} without it."""
-    chromium = shutil.which("chromium")
-    if chromium is None:
+    """{docname: {"bytes", "mathjax_ms", "interactive"}} from chromium, or {} without it: each
+    page opened as tests/test_pages.py opens it (chromium.first_view)."""
+    if shutil.which("chromium") is None:
         return {}
+    from chromium import CHROMIUM, CHROMIUM_ARGS, first_view, serve
     from playwright.sync_api import sync_playwright
 
-    handler = functools.partial(_Quiet, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    origin, found = f"http://127.0.0.1:{httpd.server_address[1]}", {}
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=chromium,
-                args=[
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--no-first-run",
-                    "--disable-sync",
-                    "--disable-background-networking",
-                    "--disable-component-update",
-                ],
-            )
-            for name in pages:
-                context = browser.new_context(viewport={"width": 1280, "height": 900})
-                page = context.new_page()
-                page.add_init_script(CLOCK)
-                page.goto(f"{origin}/{name}.html", wait_until="load")
-                mathjax_ms = None
-                if page.evaluate("document.querySelectorAll('.math').length"):
-                    page.wait_for_function(
-                        "window.benchMathJaxDone !== undefined", timeout=30000
-                    )
-                    mathjax_ms = page.evaluate("window.benchMathJaxDone")
-                page.evaluate("document.fonts.ready.then(() => true)")
-                found[name] = {
-                    "bytes": page.evaluate(LOADED),
-                    "mathjax_ms": mathjax_ms,
-                    "interactive": bool(
-                        page.evaluate(
-                            "document.querySelectorAll('.posenc-plotly').length"
-                        )
-                    ),
-                }
-                context.close()
-            browser.close()
-    finally:
-        httpd.shutdown()
+    found = {}
+    with serve(site) as origin, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS
+        )
+        for name in pages:
+            page, _, _, loaded, mathjax_ms = first_view(browser, origin, f"{name}.html")
+            found[name] = {
+                "bytes": loaded,
+                "mathjax_ms": mathjax_ms,
+                "interactive": bool(
+                    page.evaluate("document.querySelectorAll('.posenc-plotly').length")
+                ),
+            }
+            page.context.close()
+        browser.close()
     return found
 
 
@@ -208,12 +168,12 @@ def measure(site: Path, pages: list[str]) -> dict:
         if not views
         else {
             "first view of a page without an interactive figure <= 2.5 MB": all(
-                v["bytes"] <= FIRST_VIEW_BYTES
+                v["bytes"] <= PAGE_BUDGET
                 for v in views.values()
                 if not v["interactive"]
             ),
             "MathJax done on screen <= 1 s after navigation": all(
-                v["mathjax_ms"] <= MATHJAX_MS
+                v["mathjax_ms"] <= MATHJAX_BUDGET_MS
                 for v in views.values()
                 if v["mathjax_ms"] is not None
             ),

@@ -7,8 +7,12 @@ fixtures `server` and `browser` are in tests/conftest.py.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import http.server
+import os
 import shutil
+import threading
 from urllib.parse import urlsplit
 
 import pytest
@@ -25,6 +29,12 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-dev-shm-usage",
 ]
+# The targets of a first view (tests/test_pages.py; bench/page_weight.py reports them): bytes
+# a page without an interactive figure may load, and ms from navigation until MathJax has
+# typeset what is on screen, on this machine at its usual speed (a slower machine than the
+# book's build machine may set POSENC_MATHJAX_BUDGET_MS).
+PAGE_BUDGET = 2_500_000
+MATHJAX_BUDGET_MS = float(os.environ.get("POSENC_MATHJAX_BUDGET_MS", "1000"))
 # Console errors that are expected and harmless, each with its reason.
 CONSOLE_ALLOW = {}
 
@@ -42,6 +52,19 @@ def skip_without_chromium() -> None:
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+
+@contextlib.contextmanager
+def serve(site):
+    """Serve the folder ``site`` from 127.0.0.1 while the block runs; yields its origin."""
+    handler = functools.partial(QuietHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
 
 
 DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}

@@ -248,19 +248,10 @@ def pytest_runtest_makereport(item, call):
 @pytest.fixture(scope="module")
 def server(built_site):
     """The built site, served from 127.0.0.1 (tests/test_browser.py, tests/test_pages.py)."""
-    import functools
-    import http.server
-    import threading
+    from chromium import serve
 
-    from chromium import QuietHandler
-
-    handler = functools.partial(QuietHandler, directory=str(built_site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve(built_site) as origin:
+        yield origin
 
 
 @pytest.fixture(scope="module")

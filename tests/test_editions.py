@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import translations  # noqa: E402  (tools/ is not a package)
 
 ZH = HTML / "zh"
-CJK = re.compile(r"[\u4e00-\u9fff]")
+CJK = translations.CJK
 
 
 def catalogue(path: Path):

@@ -8,7 +8,6 @@ tests/chromium.py. Outside CI a machine without chromium skips this file.
 
 from __future__ import annotations
 
-import os
 import time
 
 import pytest
@@ -18,7 +17,9 @@ from chromium import (
     CHECKS,
     CONSOLE_ALLOW,
     DESKTOP,
+    MATHJAX_BUDGET_MS,
     MAX_SLOWDOWN,
+    PAGE_BUDGET,
     PHONE,
     calibrated_budget,
     calibration_view,
@@ -126,14 +127,6 @@ def test_every_page_typesets_loads_and_stays_local(pages):
             )
         failures += stray_requests_and_errors(relative, found)
     assert not failures, "\n".join(failures)
-
-
-PAGE_BUDGET = (
-    2_500_000  # bytes a first view may load, for a page without an interactive figure
-)
-# ms from navigation until MathJax has typeset what is on screen, for every page with math; a
-# busier machine than the book's build machine may set POSENC_MATHJAX_BUDGET_MS.
-MATHJAX_BUDGET_MS = float(os.environ.get("POSENC_MATHJAX_BUDGET_MS", "1000"))
 
 
 def test_pages_are_light(pages):
