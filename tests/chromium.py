@@ -142,29 +142,29 @@ def typeset_all(page, timeout=20000):
     page.evaluate(TYPESET_ALL)
 
 
-def in_parallel(pages, script: str, timeout: float = 20000) -> list:
-    """Run ``script`` (a JavaScript function, possibly async) in each of ``pages`` at once and
-    return its results in their order. Each browser context renders in a process of its own,
-    so two pages keep both cores busy, where ``page.evaluate`` would wait for one page before
-    it starts the next."""
-    for page in pages:
-        page.evaluate(
-            f"""() => {{ window.posencResult = undefined; setTimeout(async () => {{
-                try {{ window.posencResult = {{value: await ({script})()}}; }}
-                catch (error) {{ window.posencResult = {{error: String(error)}}; }}
-            }}, 0); }}"""
-        )
-    results = []
-    for page in pages:
-        page.wait_for_function("window.posencResult !== undefined", timeout=timeout)
-        outcome = page.evaluate("window.posencResult")
-        if "error" in outcome:
-            raise AssertionError(f"{page.url}: {outcome['error']}")
-        results.append(outcome.get("value"))
-    return results
+def start(page, script: str) -> None:
+    """Start ``script`` (a JavaScript function, possibly async) in ``page`` and return at once;
+    ``result(page)`` waits for what it returns. Each browser context renders in a process of
+    its own, so scripts started in two pages run at once, one per core, where
+    ``page.evaluate`` would wait for one page before it starts the next."""
+    page.evaluate(
+        f"""() => {{ window.posencResult = undefined; setTimeout(async () => {{
+            try {{ window.posencResult = {{value: await ({script})()}}; }}
+            catch (error) {{ window.posencResult = {{error: String(error)}}; }}
+        }}, 0); }}"""
+    )
 
 
-# The whole page in view, as in_parallel scripts: every formula typeset (not only those on
+def result(page, timeout: float = 20000):
+    """What the script of the last ``start(page, ...)`` returned, once it has."""
+    page.wait_for_function("window.posencResult !== undefined", timeout=timeout)
+    outcome = page.evaluate("window.posencResult")
+    if "error" in outcome:
+        raise AssertionError(f"{page.url}: {outcome['error']}")
+    return outcome.get("value")
+
+
+# The whole page in view, as a script for start(): every formula typeset (not only those on
 # screen), every figure loaded (not only those near the screen), the interactive figures drawn
 # (Plotly comes after the page and its formulas).
 ALL_IN_VIEW = (

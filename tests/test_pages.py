@@ -24,9 +24,10 @@ from chromium import (
     calibrated_budget,
     calibration_view,
     first_view,
-    in_parallel,
+    result,
     site_pages,
     skip_without_chromium,
+    start,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.timing]
@@ -54,7 +55,7 @@ def pages(browser, server, built_site):
     it alone, last, so that the times are the page's and not the test suite's.
 
     The pages go two at a time: each is timed alone (the other one idle), then the rest is
-    done in both at once, one per core (chromium.in_parallel)."""
+    done in both at once, one per core (chromium.start and chromium.result)."""
     found = {}
     relatives = pages_to_visit(built_site)
     for pair in (relatives[i : i + 2] for i in range(0, len(relatives), 2)):
@@ -75,21 +76,31 @@ def pages(browser, server, built_site):
                 "bytes": loaded,
                 "mathjax_ms": mathjax_ms,
             }
-        in_parallel(opened, ALL_IN_VIEW)
-        for relative, page in zip(pair, opened, strict=True):
-            found[relative] |= {
-                "interactive": bool(
-                    page.evaluate("document.querySelectorAll('.posenc-plotly').length")
-                ),
-                **page.evaluate(CHECKS),
-            }
+        # Then each page in full and at each screen width. Resizing a page returns once its
+        # renderer has laid it out again, on one core, so each page is resized while the other
+        # one runs a script: its checks, or its measures at the last width.
+        for page in opened:
+            start(page, ALL_IN_VIEW)
+        previous = None
         for screen, viewport in SCREENS.items():
-            for page in opened:
+            for relative, page in zip(pair, opened, strict=True):
+                if previous is None:
+                    result(page)  # ALL_IN_VIEW
+                    found[relative] |= {
+                        "interactive": bool(
+                            page.evaluate(
+                                "document.querySelectorAll('.posenc-plotly').length"
+                            )
+                        ),
+                        **page.evaluate(CHECKS),
+                    }
+                else:
+                    found[relative][previous] = result(page)
                 page.set_viewport_size(viewport)
-            for relative, layout in zip(
-                pair, in_parallel(opened, MEASURE), strict=True
-            ):
-                found[relative][screen] = layout
+                start(page, MEASURE)
+            previous = screen
+        for relative, page in zip(pair, opened, strict=True):
+            found[relative][previous] = result(page)
         for page in opened:
             page.context.close()
     return found
