@@ -5,17 +5,16 @@ scripts and stylesheets (fonts that stylesheets pull in are listed once for the 
 browser caches them; so is MathJax, which every page shares). Each page is parsed with
 BeautifulSoup and the bytes of the files it references are summed.
 
-Where Debian's chromium is installed, each page is also opened as a reader's first view
-(Playwright, empty cache): the bytes it really loads (lazy figures not yet scrolled to are not
-fetched; MathJax's components and fonts are) and the milliseconds until MathJax has typeset
-what is on screen; tests/test_pages.py holds the same two numbers to 2.5 MB and 1 s (the
-second at this machine's usual speed: chromium.calibrated_budget).
+Where Debian's Chromium headless shell is installed, each page is also opened as a reader's
+first view (Playwright, empty cache): the bytes it really loads (lazy figures not yet scrolled
+to are not fetched; MathJax's components and fonts are) and the milliseconds until MathJax has
+typeset what is on screen; tests/test_pages.py holds the same two numbers to 2.5 MB and 1 s
+(the second at this machine's usual speed: chromium.calibrated_budget).
 """
 
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -30,11 +29,12 @@ FONT_SUFFIXES = {".woff2", ".woff", ".ttf", ".otf", ".eot"}
 
 
 def first_views(site: Path, pages: list[str]) -> dict[str, dict]:
-    """{docname: {"bytes", "mathjax_ms", "interactive"}} from chromium, or {} without it: each
+    """{docname: {"bytes", "mathjax_ms", "interactive"}} from the browser, or {} without it: each
     page opened as tests/test_pages.py opens it (chromium.first_view)."""
-    if shutil.which("chromium") is None:
-        return {}
     from chromium import CHROMIUM, CHROMIUM_ARGS, first_view, serve
+
+    if not Path(CHROMIUM).exists():
+        return {}
     from playwright.sync_api import sync_playwright
 
     found = {}

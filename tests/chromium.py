@@ -1,8 +1,14 @@
-"""Helpers of the browser tests (tests/test_browser.py, tests/test_pages.py): Debian's chromium
-driven by Playwright for Python, over the built site served from 127.0.0.1.
+"""Helpers of the browser tests (tests/test_browser.py, tests/test_pages.py and JupyterLab's
+in tests/test_routes.py): Debian's Chromium headless shell driven by Playwright for Python,
+over the built site served from 127.0.0.1.
 
-Never downloads a browser: Playwright drives /usr/bin/chromium (`.ci/run` installs it). The
-fixtures `server` and `browser` are in tests/conftest.py.
+Never downloads a browser: Playwright drives /usr/bin/chromium-headless-shell (Debian's package
+chromium-headless-shell, which `.ci/run` installs): Chromium's engine without the browser's user
+interface, the build Playwright itself uses for headless runs. Debian's full `chromium` in
+headless mode opens a window with a toolbar for every browser context, and renders the
+toolbar's omnibox popup (a web page of its own) in a second process: 0.6 s of CPU per first
+view of a page, beside the page's own 1.4 s, on this two-core machine. The fixtures `server`
+and `browser` are in tests/conftest.py.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from urllib.parse import urlsplit
 import pytest
 from conftest import in_ci
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM = shutil.which("chromium-headless-shell") or "/usr/bin/chromium-headless-shell"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -40,11 +46,12 @@ CONSOLE_ALLOW = {}
 
 
 def skip_without_chromium() -> None:
-    """Outside CI a machine without chromium skips the calling test module; in CI a missing
+    """Outside CI a machine without the browser skips the calling test module; in CI a missing
     browser is a failure."""
-    if not shutil.which("chromium") and not in_ci():
+    if not os.path.exists(CHROMIUM) and not in_ci():
         pytest.skip(
-            "Debian's chromium is not installed (apt-get install chromium, or run .ci/run)",
+            "Debian's chromium-headless-shell is not installed (apt-get install "
+            "chromium-headless-shell, or run .ci/run)",
             allow_module_level=True,
         )
 
@@ -250,7 +257,10 @@ CALIBRATION_PAGE = (
     + "<script>addEventListener('load', () => { document.body.getBoundingClientRect();"
     " window.posencCalibrated = performance.now(); });</script></body></html>"
 )
-CALIBRATION_NOMINAL_MS = 230.0
+# In the headless shell its best of five views took 184-199 ms in four rounds here, at an hour
+# when the full chromium took 216-286 ms (230 ms on a quiet hour). 200 ms, above all four, is
+# taken as the usual time: a budget is stretched only on a machine slower than it was then.
+CALIBRATION_NOMINAL_MS = 200.0
 # the most a budget is stretched for a slow machine: beyond it the page fails
 MAX_SLOWDOWN = 1.3
 

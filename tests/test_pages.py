@@ -160,7 +160,8 @@ def test_mathjax_is_done_within_a_second(browser, server, pages):
 
     This machine's speed drifts from hour to hour (the same pass took 92 s and 116 s; a
     fresh-clone run failed with the Chinese chapter 5 at 1,023-1,157 ms in six views, where it
-    takes 750-830 ms on a quiet hour). So a page over budget is measured up to five times
+    took 750-830 ms on a quiet hour, both in Debian's full chromium, which the headless shell
+    has since replaced). So a page over budget is measured up to five times
     more, two seconds apart, each time just after a view of a fixed page that is not the
     book's (chromium.calibration_view); it is judged by its best time against the budget
     stretched by how much slower than usual the machine opened that fixed page

@@ -21,18 +21,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from chromium import CHROMIUM, CHROMIUM_ARGS
 from conftest import in_ci, toc_files
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-dev-shm-usage",
-]
 BIN = Path(sys.executable).parent
 PRF_OPEN = re.compile(r"^(`{3,}|:{3,})\{prf:(\w+)\}", re.MULTILINE)
 
@@ -155,7 +146,7 @@ def jupyterlab(tmp_path):
         shutil.which("jupyter-lab", path=str(BIN)) is not None,
         "JupyterLab is not installed (requirements-lab.txt; `make test` installs it)",
     )
-    need(Path(CHROMIUM).exists(), "Debian's chromium is not installed")
+    need(Path(CHROMIUM).exists(), "Debian's chromium-headless-shell is not installed")
     chapter = next(
         path
         for path in toc_files()
