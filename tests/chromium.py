@@ -140,15 +140,6 @@ def load_all_images(page, timeout=20000):
     )
 
 
-def typeset_all(page, timeout=20000):
-    """Wait for MathJax, then have it typeset every formula of the page (not only those on
-    screen, which is all ui/lazy does at first)."""
-    page.wait_for_function(
-        "window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=timeout
-    )
-    page.evaluate(TYPESET_ALL)
-
-
 def start(page, script: str) -> None:
     """Start ``script`` (a JavaScript function, possibly async) in ``page`` and return at once;
     ``result(page)`` waits for what it returns. Each browser context renders in a process of
@@ -198,6 +189,8 @@ CHECKS = """() => ({
     raw: [...document.querySelectorAll('.math')]
         .filter(el => !el.querySelector('mjx-container mjx-math'))
         .map(el => el.textContent.slice(0, 60)),
+    typeset: [...document.querySelectorAll('.math')]
+        .filter(el => el.querySelector('mjx-container mjx-math')).length,
     merror: document.querySelectorAll('mjx-merror').length,
     // MathJax's components preloaded in the head (tools/book_ext.py), and those of them no
     // script of the page loads (fetched for nothing)

@@ -1,6 +1,6 @@
 """The site's interactive parts as a reader's browser meets them: the interactive figures, the
-search (offline, in both editions) and the sidebars' toggles; and that chapter 4's formulas are
-really typeset. The visit of every page is in tests/test_pages.py; the helpers are in
+search (offline, in both editions) and the sidebars' toggles. The visit of every page (every
+formula typeset, among the rest) is in tests/test_pages.py; the helpers are in
 tests/chromium.py. Outside CI a machine without chromium skips this file.
 """
 
@@ -14,24 +14,12 @@ from chromium import (
     PHONE,
     load_all_images,
     skip_without_chromium,
-    typeset_all,
     visit,
 )
 from conftest import ROOT
 
 pytestmark = pytest.mark.browser
 skip_without_chromium()
-
-
-def test_chapter_math_is_really_rendered(browser, server, built_site):
-    """Guard against the check above passing vacuously: chapter 4 has typeset formulas."""
-    page, _, _ = visit(browser, f"{server}/book/ch04-standard-formula.html", server)
-    typeset_all(page)
-    assert (
-        page.evaluate("document.querySelectorAll('mjx-container mjx-math').length")
-        > 100
-    )
-    page.close()
 
 
 def _interactive_figures() -> list[tuple[str, str]]:

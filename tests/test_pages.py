@@ -140,6 +140,20 @@ def test_every_page_typesets_loads_and_stays_local(pages):
     assert not failures, "\n".join(failures)
 
 
+def test_the_typeset_check_is_not_vacuous(pages):
+    """Guard against the check above passing vacuously (a selector that finds no formula finds
+    none untypeset): every chapter page, in both editions, shows at least 100 typeset formulas
+    (the fewest, chapter 11, has 139)."""
+    chapters = {
+        relative: found["typeset"]
+        for relative, found in pages.items()
+        if relative.rsplit("/", 1)[-1].startswith("ch")
+    }
+    assert len(chapters) >= 28, f"chapter pages visited: {sorted(chapters)}"
+    thin = {relative: n for relative, n in chapters.items() if n < 100}
+    assert not thin, f"chapter pages with fewer than 100 typeset formulas: {thin}"
+
+
 def test_pages_are_light(pages):
     """A first view of a page without an interactive figure loads at most 2.5 MB (main's pages
     loaded 3.7 to 4.9 MB: Font Awesome's 1.5 MB script, MathJax's 1.2 MB bundle, every figure)."""
