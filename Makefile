@@ -30,6 +30,12 @@ PYTEST_PARALLEL := -n 2 --dist loadfile --no-loadscope-reorder
 TIMED  := $(shell grep -l 'mark.timing' tests/test_*.py)
 # `make lock UPGRADE=--upgrade` (or `UPGRADE="--upgrade-package numpy"`) to move pins on purpose
 UPGRADE ?=
+# Python may cache compiled code (where the environment says otherwise, as on the book's build
+# machine, every process of `make test` compiled posenc, the build extensions and the tests
+# again: each of about 60 kernels, builds and test processes, 0.3 s to import posenc from
+# source; each pytest process 4-5 s to collect, pytest's rewritten test modules included).
+# The caches are __pycache__ folders, which git, the wheel and the tests' small books ignore.
+unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := help
 .PHONY: help book book-en book-zh translations pdf test check lint figures bench lab notebooks serve clean lock vendor
@@ -44,9 +50,9 @@ help:
 # requirements.txt and requirements-nodeps.txt exactly (`uv pip sync` installs no unlisted
 # dependency, so the no-deps file needs no flag) and installs posenc editable (a library change
 # is seen at once). Redone when requirements.txt, requirements-nodeps.txt or pyproject.toml change.
-# --compile-bytecode: uv writes no .pyc by itself, and where PYTHONDONTWRITEBYTECODE is set (as on
-# the book's build machine) nothing ever would, so every kernel, build and test process compiled
-# NumPy, SciPy, SymPy and Matplotlib from source again (sympy's import: 1.7 s instead of 0.3 s).
+# --compile-bytecode: uv writes no .pyc by itself; compiled here, once and on both cores, NumPy,
+# SciPy, SymPy and Matplotlib are not compiled by the first processes of `make test` (the
+# build, its two kernels and two test processes start at once, and would each compile them).
 $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	test -x $(UV) || $(PY) -m pip install --quiet --disable-pip-version-check \
