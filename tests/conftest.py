@@ -256,7 +256,8 @@ def server(built_site):
 
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's chromium, driven by Playwright (never a downloaded browser)."""
+    """Debian's Chromium headless shell (tests/chromium.CHROMIUM), driven by Playwright (never
+    a downloaded browser)."""
     from chromium import CHROMIUM, CHROMIUM_ARGS
     from playwright.sync_api import sync_playwright
 

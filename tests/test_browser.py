@@ -12,6 +12,7 @@ import pytest
 from chromium import (
     DESKTOP,
     PHONE,
+    keep_local,
     load_all_images,
     skip_without_chromium,
     visit,
@@ -120,38 +121,53 @@ PARTS = """(selector) => {
 }"""
 
 
+# the pages with interactive figures, each with the figures it shows (one visit per page and
+# screen checks them all)
+FIGURES_ON = {
+    relative: [name for page, name in INTERACTIVE if page == relative]
+    for relative in dict.fromkeys(page for page, _ in INTERACTIVE)
+}
+
+
 @pytest.mark.parametrize("screen", ["desktop", "phone"])
-@pytest.mark.parametrize(("relative", "name"), INTERACTIVE)
-def test_interactive_figure_parts_do_not_overlap(
-    browser, server, relative, name, screen
-):
+@pytest.mark.parametrize("relative", sorted(FIGURES_ON))
+def test_interactive_figure_parts_do_not_overlap(browser, server, relative, screen):
     """Legend, plot area, axis title, slider and menu each have their own space, on a desktop
     and on a 390 px phone (side by side, the menu once covered the slider's label and the axis
     title on a phone), and stay inside the figure."""
-    selector = f"#posenc-plotly-{name}"
     viewport = {"desktop": DESKTOP, "phone": PHONE}[screen]
-    # the figure drawn is what this test waits for (what the page requests is the business
+    # the figures drawn are what this test waits for (what the page requests is the business
     # of test_interactive_figure_draws_and_responds)
     page, _, _ = visit(browser, f"{server}/{relative}", server, viewport, idle=False)
-    page.wait_for_function(
-        f"document.querySelector('{selector}').data !== undefined", timeout=20000
-    )
-    parts = page.evaluate(PARTS, selector)
-    figure = page.locator(selector).bounding_box()
+    problems = {}
+    for name in FIGURES_ON[relative]:
+        selector = f"#posenc-plotly-{name}"
+        page.wait_for_function(
+            f"document.querySelector('{selector}').data !== undefined", timeout=20000
+        )
+        parts = page.evaluate(PARTS, selector)
+        figure = page.locator(selector).bounding_box()
+        overlapping = [
+            (a[0], b[0])
+            for i, a in enumerate(parts)
+            for b in parts[i + 1 :]
+            if a[1] < b[3] - 1
+            and b[1] < a[3] - 1
+            and a[2] < b[4] - 1
+            and b[2] < a[4] - 1
+        ]
+        outside = [
+            part[0]
+            for part in parts
+            if part[1] < figure["x"] - 1 or part[3] > figure["x"] + figure["width"] + 1
+        ]
+        if overlapping or outside:
+            problems[name] = {
+                "overlapping": overlapping,
+                "wider than the figure": outside,
+            }
     page.close()
-    overlapping = [
-        (a[0], b[0])
-        for i, a in enumerate(parts)
-        for b in parts[i + 1 :]
-        if a[1] < b[3] - 1 and b[1] < a[3] - 1 and a[2] < b[4] - 1 and b[2] < a[4] - 1
-    ]
-    assert not overlapping, f"{screen}: overlapping parts {overlapping}"
-    outside = [
-        part[0]
-        for part in parts
-        if part[1] < figure["x"] - 1 or part[3] > figure["x"] + figure["width"] + 1
-    ]
-    assert not outside, f"{screen}: parts wider than the figure: {outside}"
+    assert not problems, f"{screen}: {problems}"
 
 
 # A word each chapter below explains and, when this test was written, the only page that did;
@@ -258,3 +274,35 @@ def test_sidebar_toggles_open_and_close_their_panels(browser, server, width):
             )
     assert not outside and not errors, (outside, errors)
     page.close()
+
+
+def test_requests_to_other_hosts_are_seen_and_refused(browser, server):
+    """Negative control of every "nothing left 127.0.0.1" above and in tests/test_pages.py: a
+    page of the site that asks another host for a script, an image and a font has all three
+    reported by keep_local, and none of them arrives (the browser knows no other host)."""
+    url = f"{server}/posenc-reaches-out.html"
+    page = browser.new_page()
+    outside, errors = keep_local(page, server)
+    page.route(
+        url,
+        lambda route: route.fulfill(
+            content_type="text/html",
+            body="<!doctype html><html><head>"
+            "<script src='https://cdn.example.org/lib.js'></script>"
+            "<style>@font-face { font-family: F; src: url(https://fonts.example.net/f.woff2) }"
+            " p { font-family: F }</style></head>"
+            "<body><p>text</p><img src='http://images.example.com/a.png'></body></html>",
+        ),
+    )
+    page.goto(url, wait_until="load")
+    page.wait_for_function("document.fonts.status === 'loaded'")
+    arrived = page.evaluate(
+        "[document.images[0].naturalWidth, document.fonts.check('12px F')]"
+    )
+    page.close()
+    hosts = sorted(urlsplit(u).netloc for u in outside)
+    assert hosts == ["cdn.example.org", "fonts.example.net", "images.example.com"], (
+        outside
+    )
+    assert arrived == [0, False], "a request to another host was answered"
+    assert errors, "a refused request logs an error"
