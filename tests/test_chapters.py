@@ -19,12 +19,11 @@ import sys
 import types
 from pathlib import Path
 
-import jupytext
 import matplotlib.pyplot as plt
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
-from conftest import ROOT, is_notebook, toc_files
+from conftest import ROOT, is_notebook, read_chapter, toc_files
 
 CHAPTERS = [path for path in toc_files() if is_notebook(path)]
 SKIP = "skip-execution"
@@ -39,7 +38,7 @@ def explorer_cells() -> list[tuple[str, str, list[str]]]:
     return [
         (path.name, cell.source, cell.metadata["tags"])
         for path in CHAPTERS
-        for cell in code_cells(jupytext.read(path))
+        for cell in code_cells(read_chapter(path))
         if SKIP in cell.metadata.get("tags", [])
     ]
 
@@ -75,7 +74,7 @@ def test_the_page_offers_the_executed_chapter(chapter, built_site):
     notebook = nbformat.read(executed, as_version=4)
     nbformat.validate(notebook)
     cells = code_cells(notebook)
-    source = [cell.source for cell in code_cells(jupytext.read(chapter))]
+    source = [cell.source for cell in code_cells(read_chapter(chapter))]
     assert [cell.source for cell in cells] == source, (
         f"{executed.name} does not hold the code of {chapter.name}: run `make book`"
     )

@@ -21,13 +21,12 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
-import jupytext
 import matplotlib.pyplot as plt
 import pytest
+from conftest import ROOT, read_chapter
 
 import posenc.figures as figures
 
-ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -407,7 +406,7 @@ def myst_notebooks() -> list[Path]:
             part.startswith((".", "_")) for part in path.relative_to(BOOK).parts[:-1]
         ):
             continue
-        nb = jupytext.read(path)
+        nb = read_chapter(path)
         fmt = (
             nb.metadata.get("jupytext", {})
             .get("text_representation", {})
@@ -422,7 +421,7 @@ def figure_cells():
     """(where, figure name or None, metadata, source) for every code cell of every chapter."""
     cells = []
     for path in myst_notebooks():
-        nb = jupytext.read(path)
+        nb = read_chapter(path)
         for index, cell in enumerate(nb.cells):
             if cell.cell_type != "code":
                 continue

@@ -20,6 +20,7 @@ from conftest import (
     build_book,
     is_notebook,
     make_small_book,
+    read_chapter,
     toc_files,
 )
 
@@ -91,10 +92,8 @@ def test_every_statement_has_a_check_whose_mutants_all_fail(chapter, built_site)
 )
 def test_check_cells_are_folded_under_their_proofs(chapter):
     """The check's code is folded (hide-input) so its verdict shows and the code does not."""
-    import jupytext
-
     _, cells = statements(chapter)
-    notebook = jupytext.read(chapter)
+    notebook = read_chapter(chapter)
     unfolded = [
         cells[cell.source].label
         for cell in notebook.cells

@@ -30,6 +30,7 @@ executed chapters. The mechanism is described in the reproducing appendix.
 from __future__ import annotations
 
 import copy
+import functools
 import re
 import signal
 import sys
@@ -202,13 +203,21 @@ class CheckCell:
     mutants: list[Mutant] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=64)
+def _read_chapter(path: str, mtime_ns: int, size: int):
+    """A chapter as JupyterLab reads it (jupytext), read once per version of the file: the
+    test suite asks for the statements of every chapter several times. Not to be changed."""
+    import jupytext
+
+    return jupytext.read(path)
+
+
 def statements(chapter: Path) -> tuple[list[tuple[str, str]], dict[str, CheckCell]]:
     """The theorem-like statements of a chapter, as (kind, label) in order, and their check
     cells, keyed by the cell's source. A statement's check cell is the first code cell after
     it, before the next heading, whose metadata holds ``falsify``."""
-    import jupytext
-
-    notebook = jupytext.read(chapter)
+    version = Path(chapter).stat()
+    notebook = _read_chapter(str(chapter), version.st_mtime_ns, version.st_size)
     found, cells = [], {}
     pending: list[tuple[str, str]] = []
     for cell in notebook.cells:
