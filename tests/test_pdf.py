@@ -103,3 +103,33 @@ def test_chinese_titles_are_printed(pdf):
     # a line break inside a Chinese title is no space
     text = "".join(run("pdftotext", "-enc", "UTF-8", str(pdf), "-").split())
     assert all(run_ in text for run_ in chinese), [c for c in chinese if c not in text]
+
+
+MISSING_CHARACTER = re.compile(
+    r"Missing character: There is no (.+?) \((U\+[0-9A-F]+)\) in font ([^/!:]+)"
+)
+
+
+def missing_characters(log: str) -> list[tuple[str, str, str]]:
+    """(character, code point, font) of every character XeLaTeX left out of the page, from its
+    log: a character its font lacks is dropped from the PDF with only this log line."""
+    return sorted(set(MISSING_CHARACTER.findall(log)))
+
+
+def test_every_character_is_printed(pdf):
+    """No character of the text or the code is dropped for want of a glyph (the code once
+    printed "for x  b" and "f(ν)": DejaVu Sans Mono has neither ≫ nor ⁗)."""
+    missing = missing_characters(LOG.read_text(encoding="utf-8", errors="replace"))
+    assert not missing, f"characters the PDF's fonts lack: {missing}"
+
+
+def test_a_dropped_character_is_found_in_the_log():
+    """Negative control of the test above, on the log line XeLaTeX writes (TeX Live 2022)."""
+    line = (
+        "Missing character: There is no ≫ (U+226B) in font DejaVu Sans Mono/OT:script=latn;"
+        "language=dflt;!"
+    )
+    assert missing_characters(f"a\n{line}\nb\n{line}\n") == [
+        ("≫", "U+226B", "DejaVu Sans Mono")
+    ]
+    assert missing_characters("Overfull \\hbox (1.2pt too wide) in paragraph") == []
