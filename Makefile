@@ -110,10 +110,7 @@ pdf: $(STAMP)
 # has run. While the strict build runs (it executes the chapters two at a time, then Sphinx
 # reads and writes the pages on one core; its log is printed when it ends), the tests that
 # need no built site run beside it: library tests and the small books of the build and fault
-# tests, at a lower priority (nice): the build's chapters run first, so that its last part,
-# Sphinx reading and writing the pages on one core, has the tests beside it (run at the same
-# priority, the tests ended first and left a core idle for its last 10-15 s; every property
-# test has Hypothesis's deadline off). Then, once the book has built, the Chinese edition and the print edition side by side
+# tests. Then, once the book has built, the Chinese edition and the print edition side by side
 # (both from the same execution cache: nothing executes again); then JupyterLab is installed
 # (only now: with it in the venv, every process that imports nbformat, each kernel and each
 # small book, takes a second longer, because jsonschema then loads rfc3987-syntax, which
@@ -130,7 +127,7 @@ test: $(STAMP)
 	{ start=$$(date +%s); $(MAKE) --no-print-directory book-en > _build/book.log 2>&1; built=$$?; \
 	  echo "make test: the build took $$(( $$(date +%s) - start )) s" >> _build/book.log; \
 	  exit $$built; } & book=$$!; \
-	nice -n 5 $(PY) -m pytest $(PYTEST_PARALLEL) -m "$(BESIDE_BUILD)"; beside=$$?; \
+	$(PY) -m pytest $(PYTEST_PARALLEL) -m "$(BESIDE_BUILD)"; beside=$$?; \
 	wait $$book; built=$$?; cat _build/book.log; [ $$built = 0 ] || exit $$built; \
 	{ start=$$(date +%s); $(MAKE) --no-print-directory book-zh > _build/book-zh.log 2>&1; zh=$$?; \
 	  echo "make test: the Chinese edition took $$(( $$(date +%s) - start )) s" >> _build/book-zh.log; \
