@@ -91,8 +91,8 @@ def site_pages(site):
 def keep_local(page, origin: str) -> tuple[list[str], list[str]]:
     """Collect what ``page`` asks of hosts other than ``origin``'s and what it logs as errors
     (two lists, filled as the page runs). The requests are watched, not intercepted: routing
-    every request through this process (Playwright's ``page.route``) made a first view 6 %
-    slower, its MathJax time included. The browser itself refuses every other host
+    every request through this process (Playwright's ``page.route``) made a first view about
+    9 % slower, its MathJax time included. The browser itself refuses every other host
     (CHROMIUM_ARGS: ``--host-resolver-rules``), so nothing leaves the machine either way."""
     outside, errors = [], []
     host = urlsplit(origin).netloc

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import os
 import re
@@ -13,6 +12,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+# A chapter as JupyterLab reads it (jupytext), read once per version of the file and per test
+# process, by the library's own reader (which posenc.checks.statements uses)
+from posenc.checks import _read_chapter as read_chapter  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
@@ -54,21 +57,6 @@ def toc_files(root: Path = ROOT) -> list[Path]:
         candidates = [root / f"{name}{suffix}" for suffix in (".md", ".ipynb")]
         paths.append(next(path for path in candidates if path.exists()))
     return paths
-
-
-@functools.lru_cache(maxsize=128)
-def _read_notebook(path: str, mtime_ns: int, size: int):
-    import jupytext
-
-    return jupytext.read(path)
-
-
-def read_chapter(path: Path):
-    """A MyST chapter as JupyterLab reads it (jupytext), read once per version of the file and
-    per test process (several test files read every chapter; each read takes 50 ms). The
-    notebook is shared: a test that changes it must copy it first."""
-    version = Path(path).stat()
-    return _read_notebook(str(path), version.st_mtime_ns, version.st_size)
 
 
 def is_notebook(path: Path) -> bool:
