@@ -13,6 +13,9 @@ HTML   := _build/html
 # The print edition: its name is the LaTeX target in _config.yml (latex: latex_documents).
 PDF_NAME := $(shell sed -n 's/^ *targetname: *\(.*\)[.]tex *$$/\1/p' _config.yml)
 PDF    := _build/pdf/$(PDF_NAME).pdf
+# present while `make test` builds the print edition beside the site's tests: it holds the PID
+# of make test's shell; the tests that read the PDF wait for it to go (tests/conftest.py)
+PDF_PENDING := _build/pdf.pending
 # Debian packages `make pdf` needs (.ci/run installs them when xelatex, latexmk, the fonts
 # or poppler-utils are missing)
 PDF_DEBS := texlive-xetex texlive-latex-extra texlive-fonts-recommended \
@@ -58,15 +61,17 @@ help:
 # requirements.txt and requirements-nodeps.txt exactly (`uv pip sync` installs no unlisted
 # dependency, so the no-deps file needs no flag) and installs posenc editable (a library change
 # is seen at once). Redone when requirements.txt, requirements-nodeps.txt or pyproject.toml change.
-# --compile-bytecode: uv writes no .pyc by itself; compiled here, once and on both cores, NumPy,
-# SciPy, SymPy and Matplotlib are not compiled by the first processes of `make test` (the
-# build, its two kernels and two test processes start at once, and would each compile them).
+# uv writes no bytecode: tools/precompile.py then compiles what the build and the tests import,
+# once, so that the first processes of `make test` (the build, its two kernels and two test
+# processes start at once) do not each compile NumPy, SciPy, SymPy and Matplotlib. (uv's
+# --compile-bytecode compiled the whole venv instead: 22 s on both cores, against 6 s.)
 $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	test -x $(UV) || $(PY) -m pip install --quiet --disable-pip-version-check \
 	  "$$(grep -m1 '^uv==' requirements.txt)"
-	$(UV) pip sync --quiet --compile-bytecode --python $(PY) requirements.txt requirements-nodeps.txt
+	$(UV) pip sync --quiet --python $(PY) requirements.txt requirements-nodeps.txt
 	$(UV) pip install --quiet --python $(PY) --no-deps --no-build-isolation -e .
+	$(PY) tools/precompile.py
 	touch $@
 
 # Both editions: the English site in _build/html, then the Chinese one in _build/html/zh
@@ -118,14 +123,16 @@ pdf: $(STAMP)
 # has run. While the strict build runs (it executes the chapters two at a time, then Sphinx
 # reads and writes the pages on one core; its log is printed when it ends), the tests that
 # need no built site run beside it: library tests and the small books of the build and fault
-# tests. Then, once the book has built, the Chinese edition and the print edition side by side
-# (both from the same execution cache: nothing executes again); then JupyterLab is installed
-# (only now: with it in the venv, every process that imports nbformat, each kernel and each
-# small book, takes a second longer, because jsonschema then loads rfc3987-syntax, which
-# compiles a grammar at import); then the tests of the built site, the PDF, the browser and
-# JupyterLab, with the figure renders; last and alone, every page of the site on a first view
-# (tests/test_pages.py, marker `timing`: how soon MathJax is done must be the page's time, not
-# the test suite's).
+# tests. When they end, JupyterLab is installed, while the build finishes (only now: with it
+# in the venv, every process that imports jsonschema, the build and each small book, takes a
+# second longer, because jsonschema then loads rfc3987-syntax, which compiles a grammar at
+# import). Once the book has built, the print edition (Sphinx's LaTeX, then three XeLaTeX
+# runs on one core) is built in the background from the same execution cache as the Chinese
+# edition (nothing executes again); when the Chinese edition is done, the tests of the built
+# site, the PDF, the browser and JupyterLab run, with the figure renders, as XeLaTeX finishes
+# (the tests that read the PDF wait for it: conftest.py, PDF_PENDING); last and alone, every
+# page of the site on a first view (tests/test_pages.py, marker `timing`: how soon MathJax is
+# done must be the page's time, not the test suite's).
 # pytest runs in two processes (pytest-xdist), one test file per process at a time, longest
 # first, so that a file's module fixtures (the figure renders) are computed once
 # (tests/conftest.py).
@@ -136,15 +143,16 @@ test: $(STAMP)
 	  echo "make test: the build took $$(( $$(date +%s) - start )) s" >> _build/book.log; \
 	  exit $$built; } & book=$$!; \
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "$(BESIDE_BUILD)"; beside=$$?; \
-	wait $$book; built=$$?; cat _build/book.log; [ $$built = 0 ] || exit $$built; \
-	{ start=$$(date +%s); $(MAKE) --no-print-directory book-zh > _build/book-zh.log 2>&1; zh=$$?; \
-	  echo "make test: the Chinese edition took $$(( $$(date +%s) - start )) s" >> _build/book-zh.log; \
-	  exit $$zh; } & zh=$$!; \
-	$(MAKE) --no-print-directory pdf > _build/pdf.log 2>&1; printed=$$?; \
-	wait $$zh; translated=$$?; cat _build/book-zh.log _build/pdf.log; \
-	[ $$translated = 0 ] || exit $$translated; [ $$printed = 0 ] || exit $$printed; \
 	$(MAKE) --no-print-directory $(LAB_STAMP) || exit 1; \
+	wait $$book; built=$$?; cat _build/book.log; [ $$built = 0 ] || exit $$built; \
+	echo $$$$ > $(PDF_PENDING); \
+	{ $(MAKE) --no-print-directory pdf > _build/pdf.log 2>&1; printed=$$?; rm -f $(PDF_PENDING); \
+	  exit $$printed; } & pdf=$$!; \
+	start=$$(date +%s); $(MAKE) --no-print-directory book-zh > _build/book-zh.log 2>&1; translated=$$?; \
+	echo "make test: the Chinese edition took $$(( $$(date +%s) - start )) s" >> _build/book-zh.log; \
+	cat _build/book-zh.log; [ $$translated = 0 ] || { wait $$pdf; exit $$translated; }; \
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not ($(BESIDE_BUILD)) and not timing"; after=$$?; \
+	wait $$pdf; printed=$$?; cat _build/pdf.log; [ $$printed = 0 ] || exit $$printed; \
 	$(PY) -m pytest -m timing $(TIMED) && exit $$(( beside || after || $${lint:-0} ))
 
 check: $(STAMP)
