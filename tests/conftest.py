@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -187,6 +188,31 @@ def built_site() -> Path:
             "no built site in _build/html: run `make test` (it builds the book first)"
         )
     return HTML
+
+
+# `make test` builds the print edition in the background while the site's tests run (Makefile,
+# `test`): this file holds the PID of make test's shell, and goes when `make pdf` has ended.
+PDF_PENDING = ROOT / "_build" / "pdf.pending"
+
+
+def wait_for_the_print_edition(timeout: float = 900) -> None:
+    """Return once no `make test` is still building the print edition (at most ``timeout``
+    seconds): at once when PDF_PENDING is absent, or left behind by a `make test` that is gone
+    (interrupted)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(int(PDF_PENDING.read_text(encoding="utf-8")), 0)
+        except (OSError, ValueError):  # no such file, no such process, or half written
+            return
+        time.sleep(0.5)
+
+
+@pytest.fixture(scope="session")
+def print_edition() -> None:
+    """For the tests that read the PDF (or the site's link to it): the print edition `make
+    test` may still be building beside them is done."""
+    wait_for_the_print_edition()
 
 
 def in_ci() -> bool:

@@ -31,7 +31,7 @@ def run(*command: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def pdf() -> Path:
+def pdf(print_edition) -> Path:
     if not PDF.exists():
         pytest.fail(f"no {PDF.relative_to(ROOT)}: run `make pdf` (`make test` does)")
     stale = [p.name for p in SOURCES if p.stat().st_mtime > PDF.stat().st_mtime]

@@ -98,7 +98,9 @@ def test_mathjax_is_served_by_the_site(soups, built_site):
         ) in target.parents and "_static" not in target.parts
 
 
-def test_internal_links_and_anchors_resolve(soups, built_site):
+def test_internal_links_and_anchors_resolve(soups, built_site, print_edition):
+    """Every link within the site leads to a file of the site, and to an id on that page (the
+    landing page's link to the PDF too, which `make pdf` puts beside the site's root)."""
     ids = {
         path: {el["id"] for el in soup.find_all(id=True)}
         for path, soup in soups.items()

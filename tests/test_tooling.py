@@ -1,11 +1,16 @@
-"""The project's own tooling: the make-target table and the chapter linter."""
+"""The project's own tooling: the make-target table, the chapter linter, and how the tests wait
+for the print edition that `make test` builds beside them."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
+import threading
+import time
 
+import conftest
 from conftest import NOTEBOOK_HEADER, ROOT
 
 
@@ -59,3 +64,35 @@ def test_chapter_lint_points_at_the_line_of_the_chapter(tmp_path):
     )
     assert result.returncode == 1, result.stdout + result.stderr
     assert f"{chapter}:{line}:8: F401" in result.stdout, result.stdout
+
+
+def test_the_tests_wait_for_the_print_edition_while_make_test_builds_it(
+    tmp_path, monkeypatch
+):
+    """While PDF_PENDING names a live process, wait_for_the_print_edition waits until the file
+    goes; without the file, or when its process is gone (an interrupted `make test`), it
+    returns at once."""
+    pending = tmp_path / "pdf.pending"
+    monkeypatch.setattr(conftest, "PDF_PENDING", pending)
+
+    start = time.monotonic()
+    conftest.wait_for_the_print_edition(timeout=30)
+    assert time.monotonic() - start < 1, "waited without a pending print edition"
+
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    pending.write_text(gone)
+    start = time.monotonic()
+    conftest.wait_for_the_print_edition(timeout=30)
+    assert time.monotonic() - start < 1, "waited for a make test that is gone"
+
+    pending.write_text(str(os.getpid()))
+    threading.Timer(1.5, pending.unlink).start()
+    start = time.monotonic()
+    conftest.wait_for_the_print_edition(timeout=30)
+    waited = time.monotonic() - start
+    assert 1.4 < waited < 5, f"returned after {waited:.1f} s, not when the file went"
