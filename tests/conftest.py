@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import re
@@ -177,6 +178,22 @@ def load_book_ext():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@functools.cache
+def _parsed(path: Path, mtime_ns: int, size: int):
+    from bs4 import BeautifulSoup
+
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def built_page(path: Path):
+    """The HTML page at ``path`` as BeautifulSoup, parsed once per version of the file and per
+    test process: test_site, test_editions and three other files read the same pages, and
+    parsing them all once took 5 s. Shared by every test, so no test may change it (parse a
+    copy of your own to cut it up)."""
+    stat = path.stat()
+    return _parsed(path.resolve(), stat.st_mtime_ns, stat.st_size)
 
 
 @pytest.fixture(scope="session")

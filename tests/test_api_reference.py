@@ -9,8 +9,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from bs4 import BeautifulSoup
-from conftest import ROOT
+from conftest import ROOT, built_page
 
 import posenc
 
@@ -38,14 +37,13 @@ def test_every_public_docstring_says_where_it_is_derived(name):
 @pytest.fixture(scope="module")
 def api_page(built_site):
     page = built_site / "book" / "appendix-api.html"
-    return page, BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    return page, built_page(page)
 
 
 @functools.cache
 def ids_on(page: Path) -> set[str]:
-    """The ids of the elements of a built page (parsed once: many names link one chapter)."""
-    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-    return {element["id"] for element in soup.find_all(id=True)}
+    """The ids of the elements of a built page (found once: many names link one chapter)."""
+    return {element["id"] for element in built_page(page).find_all(id=True)}
 
 
 @pytest.mark.site

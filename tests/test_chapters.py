@@ -22,8 +22,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import nbformat
 import pytest
-from bs4 import BeautifulSoup
-from conftest import ROOT, is_notebook, read_chapter, toc_files
+from conftest import ROOT, built_page, is_notebook, read_chapter, toc_files
 
 CHAPTERS = [path for path in toc_files() if is_notebook(path)]
 SKIP = "skip-execution"
@@ -55,9 +54,7 @@ def offered_notebook(site: Path, chapter: Path) -> Path:
     page = site / chapter.relative_to(ROOT).with_suffix(".html")
     links = [
         a["href"]
-        for a in BeautifulSoup(
-            page.read_text(encoding="utf-8"), "html.parser"
-        ).find_all("a", href=True)
+        for a in built_page(page).find_all("a", href=True)
         if a["href"].endswith(".ipynb")
     ]
     assert links, f"{page.name} offers no .ipynb download"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 from bs4 import BeautifulSoup
-from conftest import HTML, INTRO, ROOT, make_small_book, toc_files
+from conftest import HTML, INTRO, ROOT, built_page, make_small_book, toc_files
 
 sys.path.insert(0, str(ROOT / "tools"))
 import translations  # noqa: E402  (tools/ is not a package)
@@ -191,7 +191,9 @@ def soup(path: Path) -> BeautifulSoup:
 def pairs(built_site):
     if not (ZH / "index.html").exists():
         pytest.fail("no Chinese edition in _build/html/zh: run `make book`")
-    return {page: (soup(HTML / page), soup(ZH / page)) for page in site_pages()}
+    return {
+        page: (built_page(HTML / page), built_page(ZH / page)) for page in site_pages()
+    }
 
 
 @pytest.mark.site
@@ -216,7 +218,7 @@ def test_chinese_pages_are_in_chinese(pairs):
     for page in pairs:
         if page.endswith("bibliography.html"):
             continue  # the references, in the languages they were written in
-        chinese = soup(ZH / page)  # a copy of its own: the shared one is not cut up
+        chinese = soup(ZH / page)  # a copy of its own: built_page's is shared
         article = chinese.select_one("article") or chinese
         for hidden in article.select(
             "div.cell, .math, pre, code, script, .bibliography, dl.py"

@@ -18,6 +18,7 @@ from conftest import (
     NOTEBOOK_HEADER,
     ROOT,
     build_book,
+    built_page,
     is_notebook,
     make_small_book,
     read_chapter,
@@ -112,14 +113,10 @@ PLAIN_QUOTES = str.maketrans("\u2018\u2019\u201c\u201d", "''\"\"")
 @pytest.mark.site
 def test_verdicts_are_visible_on_the_pages(built_site):
     """Each check's verdict line is in the page, next to its folded code."""
-    from bs4 import BeautifulSoup
-
     missing = []
     for chapter in WITH_STATEMENTS:
         page = built_site / chapter.relative_to(ROOT).with_suffix(".html")
-        text = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").get_text(
-            " "
-        )
+        text = built_page(page).get_text(" ")
         text = text.translate(
             PLAIN_QUOTES
         )  # Sphinx's smartquotes curl the page's quotes

@@ -8,8 +8,14 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from bs4 import BeautifulSoup
-from conftest import FETCHED, HTML, edition_root, is_notebook, toc_files
+from conftest import (
+    FETCHED,
+    HTML,
+    built_page,
+    edition_root,
+    is_notebook,
+    toc_files,
+)
 
 pytestmark = pytest.mark.site
 
@@ -27,10 +33,7 @@ def pages(site: Path) -> list[Path]:
 
 @pytest.fixture(scope="module")
 def soups(built_site):
-    return {
-        path: BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-        for path in pages(built_site)
-    }
+    return {path: built_page(path) for path in pages(built_site)}
 
 
 def is_external(url: str) -> bool:
@@ -311,7 +314,7 @@ def prf_labels(text: str) -> list[str]:
 def test_proof_index_lists_every_labelled_statement(built_site):
     index = built_site / "prf-prf.html"
     assert index.exists(), "sphinx-proof wrote no proof index (prf-prf.html)"
-    soup = BeautifulSoup(index.read_text(encoding="utf-8"), "html.parser")
+    soup = built_page(index)
     # each entry links to the statement: href "book/chNN-….html#<label>", text "<label>"
     listed = {
         a.get_text(strip=True)
@@ -330,9 +333,7 @@ def test_proof_index_lists_every_labelled_statement(built_site):
         f"{label} ({name})" for label, name in labels.items() if label not in listed
     )
     assert not missing, f"labelled statements missing from the proof index: {missing}"
-    intro = BeautifulSoup(
-        (built_site / "book" / "intro.html").read_text(encoding="utf-8"), "html.parser"
-    ).select_one("article")
+    intro = built_page(built_site / "book" / "intro.html").select_one("article")
     assert intro.select('a[href$="prf-prf.html"]'), (
         "the introduction does not link the proof index"
     )
@@ -380,10 +381,7 @@ def test_every_citation_resolves_to_the_bibliography(soups, built_site):
         ]
     assert not unresolved, f"unresolved citations: {unresolved[:10]}"
 
-    page = BeautifulSoup(
-        (built_site / "book" / "bibliography.html").read_text(encoding="utf-8"),
-        "html.parser",
-    )
+    page = built_page(built_site / "book" / "bibliography.html")
     listed = [
         _plain(el.get_text(" ")) for el in page.select('[role="doc-biblioentry"]')
     ]
@@ -401,11 +399,7 @@ def _bibliography(built_site):
     from pybtex.database import parse_file
 
     entries = parse_file(str(HTML.parents[1] / "book" / "references.bib")).entries
-    page = BeautifulSoup(
-        (built_site / "book" / "bibliography.html").read_text(encoding="utf-8"),
-        "html.parser",
-    )
-    return entries, page
+    return entries, built_page(built_site / "book" / "bibliography.html")
 
 
 def test_bibliography_labels_are_the_author_year_citations(built_site):
@@ -525,9 +519,7 @@ def test_every_chapter_offers_the_posenc_wheel(built_site):
         page = built_site / source.relative_to(HTML.parents[1]).with_suffix(".html")
         links = {
             (page.parent / a["href"]).resolve()
-            for a in BeautifulSoup(
-                page.read_text(encoding="utf-8"), "html.parser"
-            ).find_all("a", href=True)
+            for a in built_page(page).find_all("a", href=True)
             if a["href"].endswith((".whl", "constraints.txt"))
         }
         assert wheels[0].resolve() in links, (
