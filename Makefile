@@ -120,37 +120,41 @@ pdf: $(STAMP)
 	echo "make pdf: $(PDF), $$(pdfinfo $(PDF) | awk '/^Pages/ {print $$2}') pages, built in $$(( $$(date +%s) - start )) s"
 
 # Lint runs first (seconds); a finding fails the target only at the end, after every test
-# has run. While the strict build runs (it executes the chapters two at a time, then Sphinx
-# reads and writes the pages on one core; its log is printed when it ends), the tests that
-# need no built site run beside it: library tests and the small books of the build and fault
-# tests. When they end, JupyterLab is installed, while the build finishes (only now: with it
-# in the venv, every process that imports jsonschema, the build and each small book, takes a
-# second longer, because jsonschema then loads rfc3987-syntax, which compiles a grammar at
-# import). Once the book has built, the print edition (Sphinx's LaTeX, then three XeLaTeX
-# runs on one core) is built in the background from the same execution cache as the Chinese
-# edition (nothing executes again); when the Chinese edition is done, the tests of the built
-# site, the PDF, the browser and JupyterLab run, with the figure renders, as XeLaTeX finishes
-# (the tests that read the PDF wait for it: conftest.py, PDF_PENDING); last and alone, every
-# page of the site on a first view (tests/test_pages.py, marker `timing`: how soon MathJax is
-# done must be the page's time, not the test suite's).
+# has run. Both editions' strict builds start at once (their logs are printed when they end):
+# the English one executes the chapters two at a time, while the Chinese one waits for them
+# (tools/book_ext.py, cache_lock), then both read and write their pages, each on one core.
+# Meanwhile the tests that need no built site run beside them: library tests and the small
+# books of the build and fault tests. When they end, JupyterLab is installed, while the builds
+# finish (only now: with it in the venv, every process that imports jsonschema, a build or a
+# small book, takes a second longer, because jsonschema then loads rfc3987-syntax, which
+# compiles a grammar at import). Once the English edition has built, the print edition
+# (Sphinx's LaTeX, then three XeLaTeX runs on one core) is built in the background from the
+# same execution cache (nothing executes again); when the Chinese edition is done, the tests
+# of the built site, the PDF, the browser and JupyterLab run, with the figure renders, as
+# XeLaTeX finishes (the tests that read the PDF wait for it: conftest.py, PDF_PENDING); last
+# and alone, every page of the site on a first view (tests/test_pages.py, marker `timing`: how
+# soon MathJax is done must be the page's time, not the test suite's).
 # pytest runs in two processes (pytest-xdist), one test file per process at a time, longest
 # first, so that a file's module fixtures (the figure renders) are computed once
 # (tests/conftest.py).
 test: $(STAMP)
 	@$(MAKE) --no-print-directory lint || { lint=1; echo "make test: lint failed; testing anyway"; }; \
-	mkdir -p _build; echo "make test: building the book (log in _build/book.log) and, meanwhile, testing"; \
+	mkdir -p _build; \
+	echo "make test: building both editions (logs in _build/book.log, _build/book-zh.log) and, meanwhile, testing"; \
 	{ start=$$(date +%s); $(MAKE) --no-print-directory book-en > _build/book.log 2>&1; built=$$?; \
 	  echo "make test: the build took $$(( $$(date +%s) - start )) s" >> _build/book.log; \
 	  exit $$built; } & book=$$!; \
+	{ start=$$(date +%s); $(MAKE) --no-print-directory book-zh > _build/book-zh.log 2>&1; zh=$$?; \
+	  echo "make test: the Chinese edition was done after $$(( $$(date +%s) - start )) s" \
+	    "(it waits while the English build executes the chapters)" >> _build/book-zh.log; \
+	  exit $$zh; } & zh=$$!; \
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "$(BESIDE_BUILD)"; beside=$$?; \
-	$(MAKE) --no-print-directory $(LAB_STAMP) || exit 1; \
-	wait $$book; built=$$?; cat _build/book.log; [ $$built = 0 ] || exit $$built; \
+	$(MAKE) --no-print-directory $(LAB_STAMP) || { wait $$book $$zh; exit 1; }; \
+	wait $$book; built=$$?; cat _build/book.log; [ $$built = 0 ] || { wait $$zh; exit $$built; }; \
 	echo $$$$ > $(PDF_PENDING); \
 	{ $(MAKE) --no-print-directory pdf > _build/pdf.log 2>&1; printed=$$?; rm -f $(PDF_PENDING); \
 	  exit $$printed; } & pdf=$$!; \
-	start=$$(date +%s); $(MAKE) --no-print-directory book-zh > _build/book-zh.log 2>&1; translated=$$?; \
-	echo "make test: the Chinese edition took $$(( $$(date +%s) - start )) s" >> _build/book-zh.log; \
-	cat _build/book-zh.log; [ $$translated = 0 ] || { wait $$pdf; exit $$translated; }; \
+	wait $$zh; translated=$$?; cat _build/book-zh.log; [ $$translated = 0 ] || { wait $$pdf; exit $$translated; }; \
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not ($(BESIDE_BUILD)) and not timing"; after=$$?; \
 	wait $$pdf; printed=$$?; cat _build/pdf.log; [ $$printed = 0 ] || exit $$printed; \
 	$(PY) -m pytest -m timing $(TIMED) && exit $$(( beside || after || $${lint:-0} ))

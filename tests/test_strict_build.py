@@ -8,6 +8,7 @@ and build extension.
 from __future__ import annotations
 
 import re
+import threading
 
 import pytest
 from conftest import (
@@ -171,6 +172,28 @@ def test_parallel_kernels_talk_over_their_own_sockets_not_tcp(tmp_path):
     assert list(tmp_path.iterdir()) == [], (
         "the kernel left files in the chapter's folder"
     )
+
+
+def test_a_build_waits_while_another_one_holds_the_execution_cache(tmp_path):
+    """Two builds that share an execution cache (`make test` starts the English and the
+    Chinese edition together) take turns: while one holds tools/book_ext.py's cache_lock,
+    the other's check of the cache and its execution wait; they go on once it lets go."""
+    book_ext = load_book_ext()
+    cache = tmp_path / "_build" / ".jupyter_cache"
+    entered = threading.Event()
+
+    def other_build():
+        with book_ext.cache_lock(cache):
+            entered.set()
+
+    with book_ext.cache_lock(cache):
+        other = threading.Thread(target=other_build)
+        other.start()
+        assert not entered.wait(1.0), "entered the cache while another build held it"
+    assert entered.wait(10), "still waiting after the other build let go"
+    other.join()
+    with book_ext.cache_lock(cache):  # and free again afterwards
+        pass
 
 
 def test_a_kernel_that_cannot_start_is_left_to_myst_nb(tmp_path):

@@ -16,6 +16,9 @@
    execution cache does not hold yet are executed in parallel processes (as many as the
    machine has cores) and cached; MyST-NB then finds every one of them in the cache. Sphinx's
    own parallel reading is not available: sphinx-proof cannot merge its domain's data.
+   Two builds may share one cache (`make test` starts the English and the Chinese build
+   together): one of them executes, under a lock, and the other waits, then finds every
+   chapter cached.
 6. Interactive figures: Plotly's basic bundle (tools/vendor/plotly.js/, the same
    plotly.js version as the pinned `plotly` package writes figures for) is copied once
    into `<html>/plotly/` and loaded only by the pages whose body holds an interactive
@@ -28,6 +31,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import importlib.util
 import os
@@ -88,11 +93,34 @@ def cache_damage(cache_dir: Path) -> str | None:
     return None
 
 
+@contextlib.contextmanager
+def cache_lock(cache_dir: Path):
+    """Hold the execution cache in ``cache_dir`` alone while the block runs: another build
+    that shares it (the Chinese edition's, which `make test` starts with the English one)
+    waits meanwhile, so that only one of them executes a chapter, and none deletes or reads
+    the cache while the other fills it. The lock is a file beside the cache (which may be
+    deleted), released when the block ends or the process does."""
+    lock = cache_dir.parent / f"{cache_dir.name}.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            LOGGER.info("waiting for another build that executes the chapters")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
 def drop_untrusted_cache(app: Sphinx, env, added, changed, removed) -> list[str]:
     """`env-get-outdated` handler: delete an execution cache that was filled with
     another library or other requirements, or that is damaged, and re-read every page.
     """
     cache_dir = Path(env.mystnb_config.execution_cache_path)
+    with cache_lock(cache_dir):
+        return _drop_untrusted_cache(env, cache_dir)
+
+
+def _drop_untrusted_cache(env, cache_dir: Path) -> list[str]:
     stamp = cache_dir / FINGERPRINT_FILE
     current = fingerprint()
     reason = None
@@ -156,6 +184,15 @@ def execute_in_parallel(app: Sphinx, env, docnames: list[str]) -> None:
     executes it again and reports the failure as always (the strict build fails); so does a
     chapter whose kernel or worker failed here. With fewer
     than two chapters to execute, nothing is gained, and MyST-NB executes as usual."""
+    nb_config = env.mystnb_config
+    if nb_config.execution_mode != "cache":
+        return
+    # what the cache holds is judged under the lock, after any other build has filled it
+    with cache_lock(Path(nb_config.execution_cache_path)):
+        _execute_in_parallel(env, docnames, nb_config)
+
+
+def _execute_in_parallel(env, docnames: list[str], nb_config) -> None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -163,9 +200,6 @@ def execute_in_parallel(app: Sphinx, env, docnames: list[str]) -> None:
     from jupyter_cache.base import CacheBundleIn
     from myst_nb.core.read import create_nb_reader
 
-    nb_config = env.mystnb_config
-    if nb_config.execution_mode != "cache":
-        return
     cache = get_cache(nb_config.execution_cache_path)
     jobs = {}
     for docname in docnames:
