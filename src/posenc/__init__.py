@@ -18,82 +18,103 @@ Modules, in the order the book derives them:
 - :mod:`posenc.long_context` (chapter 14): what the decay story does not explain.
 
 Argument checks live in one private module, ``posenc._validate``.
+
+``import posenc`` imports none of these modules: each is imported when one of its names is
+first used (``posenc.sinusoidal``, ``from posenc import rope``). A process that needs one
+module does not pay for all of them: the build's number typesetter imports
+:mod:`posenc.display` in every Sphinx build (the small books of the tests among them), and
+importing every module, SciPy's integrators with them, took 0.7 s.
 """
 
-from .attention import ToyModel, attention_weights, self_attention, softmax, toy_model
-from .decay import (
-    ci_first_zero,
-    cin,
-    decay_first_zero,
-    decay_integral,
-    decay_integral_quad,
-    decay_integral_slope_bound,
-    decay_sum,
-)
-from .encoding import (
-    block_encoding,
-    frequencies,
-    layout_permutation,
-    shift_matrix,
-    sinusoidal,
-    tensor2tensor_frequencies,
-)
-from .extrapolation import cos_sums, ntk_base
-from .finite_differences import gradient, hessian_block, taylor_errors
-from .long_context import (
-    critical_dimension,
-    fit_score_coefficients,
-    interpolation_bound,
-    p_rope_frequencies,
-    rope_score_moments,
-    sandwich_bias,
-    score_from_coefficients,
-    xpos_zeta,
-    yarn_frequencies,
-    yarn_ramp,
-    yarn_temperature,
-)
-from .pretrained import (
-    ChecksumError,
-    Embeddings,
-    load_safetensors,
-    minilm_embeddings,
-    minilm_path,
-    minilm_tensors,
-    sha256_file,
-)
-from .relative import alibi_bias, alibi_slopes, t5_bucket
-from .rotary import (
-    rope,
-    rope_bound,
-    rope_bound_continuum,
-    rope_partial_integral,
-    rope_partial_sums,
-)
-from .schedules import (
-    critical_exponent,
-    first_trough,
-    power_integral,
-    power_integral_closed,
-    power_integral_jacobi,
-    power_integral_quad,
-    power_sum,
-    schedule_sum,
-)
-from .structure import (
-    diagonal_means,
-    random_symmetric,
-    toeplitz_fit,
-    toeplitz_hankel_fit,
-    variance_explained,
-)
-from .tables import (
-    band_energy,
-    cosine_matrix,
-    random_like,
-    reference_tables,
-    top_k_share,
-)
+from __future__ import annotations
+
+import importlib
+
+# Each module and the public names it defines (the API reference appendix lists them by
+# module too).
+_MODULES = {
+    "attention": (
+        "ToyModel",
+        "attention_weights",
+        "self_attention",
+        "softmax",
+        "toy_model",
+    ),
+    "decay": (
+        "ci_first_zero",
+        "cin",
+        "decay_first_zero",
+        "decay_integral",
+        "decay_integral_quad",
+        "decay_integral_slope_bound",
+        "decay_sum",
+    ),
+    "encoding": (
+        "block_encoding",
+        "frequencies",
+        "layout_permutation",
+        "shift_matrix",
+        "sinusoidal",
+        "tensor2tensor_frequencies",
+    ),
+    "extrapolation": ("cos_sums", "ntk_base"),
+    "finite_differences": ("gradient", "hessian_block", "taylor_errors"),
+    "long_context": (
+        "critical_dimension",
+        "fit_score_coefficients",
+        "interpolation_bound",
+        "p_rope_frequencies",
+        "rope_score_moments",
+        "sandwich_bias",
+        "score_from_coefficients",
+        "xpos_zeta",
+        "yarn_frequencies",
+        "yarn_ramp",
+        "yarn_temperature",
+    ),
+    "pretrained": (
+        "ChecksumError",
+        "Embeddings",
+        "load_safetensors",
+        "minilm_embeddings",
+        "minilm_path",
+        "minilm_tensors",
+        "sha256_file",
+    ),
+    "relative": ("alibi_bias", "alibi_slopes", "t5_bucket"),
+    "rotary": (
+        "rope",
+        "rope_bound",
+        "rope_bound_continuum",
+        "rope_partial_integral",
+        "rope_partial_sums",
+    ),
+    "schedules": (
+        "critical_exponent",
+        "first_trough",
+        "power_integral",
+        "power_integral_closed",
+        "power_integral_jacobi",
+        "power_integral_quad",
+        "power_sum",
+        "schedule_sum",
+    ),
+    "structure": (
+        "diagonal_means",
+        "random_symmetric",
+        "toeplitz_fit",
+        "toeplitz_hankel_fit",
+        "variance_explained",
+    ),
+    "tables": (
+        "band_energy",
+        "cosine_matrix",
+        "random_like",
+        "reference_tables",
+        "top_k_share",
+    ),
+}
+_HOME = {name: module for module, names in _MODULES.items() for name in names}
 
 __all__ = [
     "ChecksumError",
@@ -165,3 +186,24 @@ __all__ = [
     "yarn_temperature",
 ]
 __version__ = "0.2.0"
+
+
+def __getattr__(name: str):
+    """A public name, or a submodule (``posenc.decay``), imported at first use (PEP 562)."""
+    if name in _HOME:
+        value = getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+    else:
+        try:
+            value = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as missing:
+            if missing.name != f"{__name__}.{name}":
+                raise  # a submodule that failed to import something else
+            raise AttributeError(
+                f"module {__name__!r} has no attribute {name!r}"
+            ) from None
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOME})
