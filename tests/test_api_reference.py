@@ -1,10 +1,14 @@
 """The API reference appendix documents every public name, each linking the section that
-derives it, and every such link resolves."""
+derives it, and every such link resolves; each name comes from the module the package's table
+names, imported at first use."""
 
 from __future__ import annotations
 
 import functools
+import importlib
 import re
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -24,6 +28,30 @@ def test_every_public_name_is_in_the_appendix_once():
         f"missing from book/appendix-api.md: {sorted(set(posenc.__all__) - set(listed))}; "
         f"listed but not public: {sorted(set(listed) - set(posenc.__all__))}"
     )
+
+
+def test_each_public_name_comes_from_the_module_the_package_names():
+    """posenc/__init__.py imports a module when one of its names is first used (its table
+    _MODULES): each name is the one its module defines, a name outside the table is an
+    AttributeError, and `import posenc` alone imports none of the modules (nor SciPy)."""
+    for module, names in posenc._MODULES.items():
+        defined = importlib.import_module(f"posenc.{module}")
+        for name in names.split():
+            assert getattr(posenc, name) is getattr(defined, name), (module, name)
+    with pytest.raises(AttributeError, match="no_such_name"):
+        posenc.no_such_name  # noqa: B018
+    imported = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, posenc; print(*sorted(m for m in sys.modules"
+            " if m.startswith(('posenc.', 'scipy'))))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert not imported, f"import posenc imported {len(imported)}: {imported[:8]} …"
 
 
 @pytest.mark.parametrize("name", posenc.__all__)

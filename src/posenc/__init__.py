@@ -30,161 +30,34 @@ from __future__ import annotations
 
 import importlib
 
-# Each module and the public names it defines (the API reference appendix lists them by
-# module too).
+# Each module and the public names it defines, separated by spaces (the API reference appendix
+# lists them by module too).
 _MODULES = {
-    "attention": (
-        "ToyModel",
-        "attention_weights",
-        "self_attention",
-        "softmax",
-        "toy_model",
-    ),
-    "decay": (
-        "ci_first_zero",
-        "cin",
-        "decay_first_zero",
-        "decay_integral",
-        "decay_integral_quad",
-        "decay_integral_slope_bound",
-        "decay_sum",
-    ),
-    "encoding": (
-        "block_encoding",
-        "frequencies",
-        "layout_permutation",
-        "shift_matrix",
-        "sinusoidal",
-        "tensor2tensor_frequencies",
-    ),
-    "extrapolation": ("cos_sums", "ntk_base"),
-    "finite_differences": ("gradient", "hessian_block", "taylor_errors"),
-    "long_context": (
-        "critical_dimension",
-        "fit_score_coefficients",
-        "interpolation_bound",
-        "p_rope_frequencies",
-        "rope_score_moments",
-        "sandwich_bias",
-        "score_from_coefficients",
-        "xpos_zeta",
-        "yarn_frequencies",
-        "yarn_ramp",
-        "yarn_temperature",
-    ),
-    "pretrained": (
-        "ChecksumError",
-        "Embeddings",
-        "load_safetensors",
-        "minilm_embeddings",
-        "minilm_path",
-        "minilm_tensors",
-        "sha256_file",
-    ),
-    "relative": ("alibi_bias", "alibi_slopes", "t5_bucket"),
-    "rotary": (
-        "rope",
-        "rope_bound",
-        "rope_bound_continuum",
-        "rope_partial_integral",
-        "rope_partial_sums",
-    ),
-    "schedules": (
-        "critical_exponent",
-        "first_trough",
-        "power_integral",
-        "power_integral_closed",
-        "power_integral_jacobi",
-        "power_integral_quad",
-        "power_sum",
-        "schedule_sum",
-    ),
-    "structure": (
-        "diagonal_means",
-        "random_symmetric",
-        "toeplitz_fit",
-        "toeplitz_hankel_fit",
-        "variance_explained",
-    ),
-    "tables": (
-        "band_energy",
-        "cosine_matrix",
-        "random_like",
-        "reference_tables",
-        "top_k_share",
-    ),
+    "attention": "ToyModel attention_weights self_attention softmax toy_model",
+    "decay": "ci_first_zero cin decay_first_zero decay_integral decay_integral_quad"
+    " decay_integral_slope_bound decay_sum",
+    "encoding": "block_encoding frequencies layout_permutation shift_matrix sinusoidal"
+    " tensor2tensor_frequencies",
+    "extrapolation": "cos_sums ntk_base",
+    "finite_differences": "gradient hessian_block taylor_errors",
+    "long_context": "critical_dimension fit_score_coefficients interpolation_bound"
+    " p_rope_frequencies rope_score_moments sandwich_bias"
+    " score_from_coefficients xpos_zeta yarn_frequencies yarn_ramp"
+    " yarn_temperature",
+    "pretrained": "ChecksumError Embeddings load_safetensors minilm_embeddings"
+    " minilm_path minilm_tensors sha256_file",
+    "relative": "alibi_bias alibi_slopes t5_bucket",
+    "rotary": "rope rope_bound rope_bound_continuum rope_partial_integral"
+    " rope_partial_sums",
+    "schedules": "critical_exponent first_trough power_integral power_integral_closed"
+    " power_integral_jacobi power_integral_quad power_sum schedule_sum",
+    "structure": "diagonal_means random_symmetric toeplitz_fit toeplitz_hankel_fit"
+    " variance_explained",
+    "tables": "band_energy cosine_matrix random_like reference_tables top_k_share",
 }
-_HOME = {name: module for module, names in _MODULES.items() for name in names}
+_HOME = {name: module for module, names in _MODULES.items() for name in names.split()}
 
-__all__ = [
-    "ChecksumError",
-    "Embeddings",
-    "ToyModel",
-    "alibi_bias",
-    "alibi_slopes",
-    "attention_weights",
-    "band_energy",
-    "block_encoding",
-    "ci_first_zero",
-    "cin",
-    "cos_sums",
-    "cosine_matrix",
-    "critical_exponent",
-    "decay_first_zero",
-    "decay_integral",
-    "decay_integral_quad",
-    "decay_integral_slope_bound",
-    "decay_sum",
-    "diagonal_means",
-    "first_trough",
-    "frequencies",
-    "gradient",
-    "hessian_block",
-    "layout_permutation",
-    "load_safetensors",
-    "minilm_embeddings",
-    "minilm_path",
-    "minilm_tensors",
-    "ntk_base",
-    "power_integral",
-    "power_integral_closed",
-    "power_integral_jacobi",
-    "power_integral_quad",
-    "power_sum",
-    "random_like",
-    "random_symmetric",
-    "reference_tables",
-    "rope",
-    "rope_bound",
-    "rope_bound_continuum",
-    "rope_partial_integral",
-    "rope_partial_sums",
-    "schedule_sum",
-    "self_attention",
-    "sha256_file",
-    "shift_matrix",
-    "sinusoidal",
-    "softmax",
-    "t5_bucket",
-    "taylor_errors",
-    "tensor2tensor_frequencies",
-    "toeplitz_fit",
-    "toeplitz_hankel_fit",
-    "top_k_share",
-    "toy_model",
-    "variance_explained",
-    "critical_dimension",
-    "fit_score_coefficients",
-    "interpolation_bound",
-    "p_rope_frequencies",
-    "rope_score_moments",
-    "sandwich_bias",
-    "score_from_coefficients",
-    "xpos_zeta",
-    "yarn_frequencies",
-    "yarn_ramp",
-    "yarn_temperature",
-]
+__all__ = sorted(_HOME)  # capitalised names (classes) first
 __version__ = "0.2.0"
 
 
