@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import atexit
 import functools
 import importlib.util
+import json
 import os
 import re
+import select
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -67,16 +72,87 @@ def is_notebook(path: Path) -> bool:
     return head.startswith("---") and "kernelspec:" in head
 
 
+class _BuildServer:
+    """This test process's tests/build_server.py: a Python that has imported the build's
+    packages once and runs each script in a child forked from it (why: that file)."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, str(ROOT / "tests" / "build_server.py")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        self.pending = b""
+        atexit.register(self.stop)
+
+    def reply(self, deadline: float) -> dict | None:
+        """The server's next line, or None at the deadline."""
+        while b"\n" not in self.pending:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.process.stdout], [], [], left)[0]:
+                return None
+            chunk = os.read(self.process.stdout.fileno(), 65536)
+            if not chunk:
+                raise RuntimeError(
+                    f"tests/build_server.py ended ({self.process.wait()})"
+                )
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        return json.loads(line)
+
+    def run(self, argv: list[str], out: Path, err: Path, timeout: float) -> int | None:
+        """Run ``argv`` (a Python script and its arguments) in a forked child, its output
+        in ``out`` and ``err``; its exit status, or None if it ran out of time (killed)."""
+        request = {
+            "argv": argv,
+            "cwd": os.getcwd(),
+            "env": dict(os.environ),
+            "stdout": str(out),
+            "stderr": str(err),
+        }
+        self.process.stdin.write(json.dumps(request).encode() + b"\n")
+        self.process.stdin.flush()
+        deadline = time.monotonic() + timeout
+        child = self.reply(deadline + 60)["pid"]
+        ended = self.reply(deadline)
+        if ended is None:
+            os.kill(child, signal.SIGKILL)
+            self.reply(time.monotonic() + 60)
+            return None
+        return ended["returncode"]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            self.process.wait(timeout=60)
+
+
+@functools.cache
+def _build_server() -> _BuildServer:
+    return _BuildServer()
+
+
+def run_script(argv: list[str], timeout: float) -> subprocess.CompletedProcess:
+    """``subprocess.run(argv, capture_output=True, text=True, timeout=timeout)`` for a Python
+    script (``argv[0]``, a console script such as ``jupyter-book`` or a file such as
+    ``tools/translations.py``), run in a child of this process's build server (a Python that
+    has imported the build's packages: tests/build_server.py says why)."""
+    with tempfile.TemporaryDirectory() as folder:
+        out, err = Path(folder) / "stdout", Path(folder) / "stderr"
+        returncode = _build_server().run([str(a) for a in argv], out, err, timeout)
+        stdout = out.read_text(encoding="utf-8", errors="replace")
+        stderr = err.read_text(encoding="utf-8", errors="replace")
+    if returncode is None:
+        raise subprocess.TimeoutExpired(argv, timeout, stdout, stderr)
+    return subprocess.CompletedProcess(argv, returncode, stdout, stderr)
+
+
 def build_book(
     source: Path, *, expect_ok: bool | None = None
 ) -> subprocess.CompletedProcess:
-    """Run the strict Jupyter Book build on ``source`` exactly as `make book` does."""
-    result = subprocess.run(
-        [str(JUPYTER_BOOK), "build", str(source), *STRICT_FLAGS],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    """Run the strict Jupyter Book build on ``source`` as `make book` does: the
+    ``jupyter-book`` command with the same options (in a child of the build server)."""
+    result = run_script([JUPYTER_BOOK, "build", source, *STRICT_FLAGS], timeout=900)
     if expect_ok is not None and (result.returncode == 0) != expect_ok:
         raise AssertionError(
             f"build of {source} exited {result.returncode}, expected "

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -15,7 +14,15 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 from bs4 import BeautifulSoup
-from conftest import HTML, INTRO, ROOT, built_page, make_small_book, toc_files
+from conftest import (
+    HTML,
+    INTRO,
+    ROOT,
+    built_page,
+    make_small_book,
+    run_script,
+    toc_files,
+)
 
 sys.path.insert(0, str(ROOT / "tools"))
 import translations  # noqa: E402  (tools/ is not a package)
@@ -133,12 +140,7 @@ def build_small_chinese(tmp: Path, translated: dict, fuzzy=frozenset()):
     folder = book / "locale" / "zh_CN" / "LC_MESSAGES" / "book"
     folder.mkdir(parents=True)
     (folder / "intro.po").write_text(small_catalogue(translated, fuzzy))
-    result = subprocess.run(
-        [sys.executable, str(book / "tools" / "translations.py"), "build"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    result = run_script([book / "tools" / "translations.py", "build"], timeout=600)
     return book, result
 
 

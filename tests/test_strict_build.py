@@ -8,12 +8,16 @@ and build extension.
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 import threading
 
 import pytest
 from conftest import (
     INTRO,
+    JUPYTER_BOOK,
     NOTEBOOK_HEADER,
+    STRICT_FLAGS,
     build_book,
     executed_stamp,
     load_book_ext,
@@ -37,6 +41,63 @@ assert sp.simplify({claim}) == 0
 ```
 """
     )
+
+
+@pytest.mark.build
+def test_a_forked_build_is_the_build_a_shell_runs(tmp_path):
+    """build_book runs `jupyter-book` in a child of the build server (tests/build_server.py),
+    which has imported the build's packages already: the same book built there and by a
+    fresh `jupyter-book` process, as a shell runs it, exits with the same status, reports the
+    same warnings and writes the same pages. The book executes a chapter, glues a number and
+    refers to a label that does not exist (the warning fails the strict build)."""
+    pages = {
+        "intro": INTRO + "\nSee {ref}`no-such-label`.\n",
+        "chapter": NOTEBOOK_HEADER
+        + """
+# A chapter
+
+```{code-cell} ipython3
+from myst_nb import glue
+import posenc
+glue("width", posenc.sinusoidal(4, 8).shape[1], display=False)
+print("executed")
+```
+
+The encoding has {glue:text}`width` columns.
+""",
+    }
+    source = make_small_book(tmp_path / "book", pages, with_library=True)
+    shell = tmp_path / "shell"
+    shutil.copytree(source, shell)
+    by_shell = subprocess.run(
+        [JUPYTER_BOOK, "build", shell, *STRICT_FLAGS],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    forked = tmp_path / "forked"
+    shutil.copytree(source, forked)
+    by_fork = build_book(forked)
+
+    def warnings(result, book) -> list[str]:
+        log = (result.stdout + result.stderr).replace(str(book), "BOOK")
+        return sorted(re.findall(r"^.*(?:WARNING|ERROR).*$", log, re.MULTILINE))
+
+    assert by_shell.returncode != 0, "the unresolved reference must fail the build"
+    assert by_fork.returncode == by_shell.returncode
+    assert warnings(by_fork, forked) == warnings(by_shell, shell)
+    assert any("no-such-label" in line for line in warnings(by_shell, shell))
+
+    def pages_of(book) -> dict[str, str]:
+        html = book / "_build" / "html"
+        return {
+            str(path.relative_to(html)): path.read_text(encoding="utf-8")
+            for path in sorted(html.rglob("*.html"))
+        }
+
+    written = pages_of(shell)
+    assert "The encoding has" in written["book/chapter.html"]
+    assert pages_of(forked) == written
 
 
 @pytest.mark.build
