@@ -177,17 +177,34 @@ def _render_formats(name: str, fmts: Iterable[str]) -> dict[str, bytes]:
         )
     fig = build(name)
     try:
-        return {fmt: _save(fig, fmt) for fmt in fmts}
+        return _save(fig, fmts)
     finally:
         # Closed at once: pyplot would otherwise keep it (and a notebook would show it twice).
         plt.close(fig)
 
 
-def _save(fig: Figure, fmt: str) -> bytes:
-    buffer = io.BytesIO()
+def _save(fig: Figure, fmts: Iterable[str]) -> dict[str, bytes]:
+    """``fig`` saved in each of ``fmts``, laid out once for all of them.
+
+    ``savefig(bbox_inches="tight")`` lays a figure out again for every file it writes: a draw
+    that renders nothing but measures every text, as long as the drawing itself. Here the
+    figure is laid out once (its layout run, its tight bounding box measured and padded as
+    savefig pads it), its layout is frozen, and every format is cut to that box, so each file
+    costs one draw and all formats show the same layout."""
     with matplotlib.rc_context(STYLE):
-        fig.savefig(buffer, format=fmt, metadata=SAVE_METADATA[fmt])
-    return buffer.getvalue()
+        fig.draw_without_rendering()
+        box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(
+            matplotlib.rcParams["savefig.pad_inches"]
+        )
+        fig.set_layout_engine(None)  # positions stay where the layout put them
+        saved = {}
+        for fmt in fmts:
+            buffer = io.BytesIO()
+            fig.savefig(
+                buffer, format=fmt, metadata=SAVE_METADATA[fmt], bbox_inches=box
+            )
+            saved[fmt] = buffer.getvalue()
+    return saved
 
 
 class RenderedFigure:
@@ -246,13 +263,13 @@ def write_all(outdir: str | Path, selected: Iterable[str] | None = None) -> list
             )
     written = []
     for name in selected:
-        # Built once and saved in every format (the same bytes as render(name, fmt) for each
-        # format, which the tests check): building is most of the cost of a figure.
+        # Built and laid out once, saved in every format (the same bytes as render(name, fmt)
+        # for each format, which the tests check).
         fig = build(name)
         try:
-            for fmt in FORMATS:
+            for fmt, data in _save(fig, FORMATS).items():
                 path = outdir / f"{name}.{fmt}"
-                path.write_bytes(_save(fig, fmt))
+                path.write_bytes(data)
                 written.append(path)
         finally:
             plt.close(fig)
