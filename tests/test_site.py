@@ -366,10 +366,15 @@ def test_every_citation_resolves_to_the_bibliography(soups, built_site):
     unresolved = []
     for path, soup in soups.items():
         article = soup.select_one("article") or soup
+        # the text outside code: a set of what is inside, where asking each string for a
+        # parent of those kinds walked up the tree from each of about 170,000 (5 s)
+        in_code = {
+            id(text)
+            for element in article.find_all(["code", "pre", "script", "style"])
+            for text in element.find_all(string=True)
+        }
         prose = " ".join(
-            text
-            for text in article.find_all(string=True)
-            if not text.find_parent(["code", "pre", "script", "style"])
+            text for text in article.find_all(string=True) if id(text) not in in_code
         )
         unresolved += [
             (path.name, m) for m in re.findall(r"\{cite[^}]*\}`[^`]*`?", prose)
