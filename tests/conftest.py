@@ -323,14 +323,14 @@ RENDER_EVERY_FIGURE = {"written", "rebuilt"}
 # longest files first, so that no long one starts last (seconds in a fresh-clone `make test`,
 # beside the build / after it; pytest-xdist's own reordering goes by the number of tests).
 LONGEST_FIRST = [
-    "tests/test_figures.py",  # every figure rendered twice (- / ~60 s)
+    "tests/test_figures.py",  # every figure rendered twice (- / ~45 s)
     "tests/test_browser.py",  # interactive figures, search, sidebars (- / ~45 s)
-    "tests/test_strict_build.py",  # small books (~55 s / -)
-    "tests/test_faults.py",  # small books (~40 s / -)
-    "tests/test_negative_controls.py",  # small books (~20 s / ~3 s)
-    "tests/test_site.py",  # every page parsed (- / ~20 s)
+    "tests/test_strict_build.py",  # small books (~40 s / -)
+    "tests/test_faults.py",  # small books (~20 s / -)
     "tests/test_routes.py",  # JupyterLab, a notebook run against the wheel (- / ~20 s)
-    "tests/test_editions.py",  # small books; both editions parsed (~15 s / ~12 s)
+    "tests/test_site.py",  # every page parsed (- / ~15 s)
+    "tests/test_negative_controls.py",  # small books (~10 s / ~4 s)
+    "tests/test_editions.py",  # small books; both editions parsed (~8 s / ~8 s)
 ]
 
 
