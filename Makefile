@@ -125,13 +125,11 @@ pdf: $(STAMP)
 # (tools/book_ext.py, cache_lock), then both read and write their pages, each on one core.
 # Meanwhile the tests that need no built site run beside them: library tests and the small
 # books of the build and fault tests. When they end, JupyterLab is installed, while the builds
-# finish (only now: with it in the venv, every process that imports jsonschema, a build or a
-# small book, takes a second longer, because jsonschema then loads rfc3987-syntax, which
-# compiles a grammar at import). Once the English edition has built, the print edition
-# (Sphinx's LaTeX, then three XeLaTeX runs on one core) is built in the background from the
-# same execution cache (nothing executes again); when the Chinese edition is done, the tests
-# of the built site, the PDF, the browser and JupyterLab run, with the figure renders, as
-# XeLaTeX finishes (the tests that read the PDF wait for it: conftest.py, PDF_PENDING); last
+# finish. Once the English edition has built, the print edition (Sphinx's LaTeX, then three
+# XeLaTeX runs on one core) is built in the background from the same execution cache (nothing
+# executes again); when the Chinese edition is done, the tests of the built site, the PDF, the
+# browser and JupyterLab run, with the figure renders, as XeLaTeX finishes (the tests that
+# read the PDF wait for it: conftest.py, PDF_PENDING); last
 # and alone, every page of the site on a first view (tests/test_pages.py, marker `timing`: how
 # soon MathJax is done must be the page's time, not the test suite's).
 # pytest runs in two processes (pytest-xdist), one test file per process at a time, longest
@@ -207,7 +205,7 @@ lock: $(STAMP)
 	$(UV) pip compile --quiet --python $(PY) --custom-compile-command "make lock" $(UPGRADE) \
 	  requirements.in -o requirements.txt
 	$(UV) pip compile --quiet --python $(PY) --custom-compile-command "make lock" $(UPGRADE) \
-	  requirements-lab.in -c requirements.txt -o requirements-lab.txt
+	  requirements-lab.in -c requirements.txt --excludes requirements-lab-excludes.txt -o requirements-lab.txt
 
 vendor: $(STAMP)
 	@# The version is the plotly.js that the pinned plotly package writes figures for; the build
