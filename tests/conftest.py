@@ -77,6 +77,8 @@ class _BuildServer:
     packages once and runs each script in a child forked from it (why: that file)."""
 
     def __init__(self) -> None:
+        # started with this process's environment: what Python reads when it starts
+        # (PYTHONPATH and the other PYTHON* variables) is then the children's too
         self.process = subprocess.Popen(
             [sys.executable, str(ROOT / "tests" / "build_server.py")],
             stdin=subprocess.PIPE,
@@ -128,18 +130,30 @@ class _BuildServer:
 
 
 @functools.cache
-def _build_server() -> _BuildServer:
+def _build_server(python_variables: frozenset) -> _BuildServer:
+    """The build server for these PYTHON* variables: the values Python reads only when it
+    starts (sys.path from PYTHONPATH, the hash seed, the flags) are its children's, so a
+    script run with other values needs a server started with them."""
     return _BuildServer()
 
 
-def run_script(argv: list[str], timeout: float) -> subprocess.CompletedProcess:
+def run_script(
+    argv: list, timeout: float, *, fresh: bool = False
+) -> subprocess.CompletedProcess:
     """``subprocess.run(argv, capture_output=True, text=True, timeout=timeout)`` for a Python
     script (``argv[0]``, a console script such as ``jupyter-book`` or a file such as
     ``tools/translations.py``), run in a child of this process's build server (a Python that
-    has imported the build's packages: tests/build_server.py says why)."""
+    has imported the build's packages: tests/build_server.py says why), or, if ``fresh``, by
+    that very call (a new interpreter, as a shell runs it)."""
+    argv = [str(part) for part in argv]
+    if fresh:
+        return subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    python_variables = frozenset(
+        item for item in os.environ.items() if item[0].startswith("PYTHON")
+    )
     with tempfile.TemporaryDirectory() as folder:
         out, err = Path(folder) / "stdout", Path(folder) / "stderr"
-        returncode = _build_server().run([str(a) for a in argv], out, err, timeout)
+        returncode = _build_server(python_variables).run(argv, out, err, timeout)
         stdout = out.read_text(encoding="utf-8", errors="replace")
         stderr = err.read_text(encoding="utf-8", errors="replace")
     if returncode is None:
@@ -148,11 +162,14 @@ def run_script(argv: list[str], timeout: float) -> subprocess.CompletedProcess:
 
 
 def build_book(
-    source: Path, *, expect_ok: bool | None = None
+    source: Path, *, expect_ok: bool | None = None, fresh: bool = False
 ) -> subprocess.CompletedProcess:
     """Run the strict Jupyter Book build on ``source`` as `make book` does: the
-    ``jupyter-book`` command with the same options (in a child of the build server)."""
-    result = run_script([JUPYTER_BOOK, "build", source, *STRICT_FLAGS], timeout=900)
+    ``jupyter-book`` command with the same options, in a child of the build server, or, if
+    ``fresh``, in a new process (what a timing of the whole command needs: bench/)."""
+    result = run_script(
+        [JUPYTER_BOOK, "build", source, *STRICT_FLAGS], timeout=900, fresh=fresh
+    )
     if expect_ok is not None and (result.returncode == 0) != expect_ok:
         raise AssertionError(
             f"build of {source} exited {result.returncode}, expected "

@@ -7,21 +7,21 @@ and build extension.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
-import subprocess
+import sys
 import threading
 
 import pytest
 from conftest import (
     INTRO,
-    JUPYTER_BOOK,
     NOTEBOOK_HEADER,
-    STRICT_FLAGS,
     build_book,
     executed_stamp,
     load_book_ext,
     make_small_book,
+    run_script,
     stamped_page,
 )
 
@@ -41,6 +41,41 @@ assert sp.simplify({claim}) == 0
 ```
 """
     )
+
+
+SHOW_START = """#!{python}
+import json, os, sys
+print(json.dumps({{
+    "name": __name__, "argv": sys.argv, "path": sys.path, "cwd": os.getcwd(),
+    "flags": list(sys.flags), "variable": os.environ.get("POSENC_PROBE"),
+    "stdin": sys.stdin.read(),
+}}))
+print("to stderr", file=sys.stderr)
+sys.exit(3)
+"""
+
+
+@pytest.mark.build  # starts a build server of its own (its PYTHONPATH is another)
+def test_a_forked_script_starts_as_a_fresh_one(tmp_path, monkeypatch):
+    """What a script sees of its interpreter, run in a child of the build server and by a
+    new process: the same name, arguments, import path (with a PYTHONPATH set after this
+    process's server started: a server is started for it), folder, flags, environment,
+    empty stdin, output and exit status."""
+    script = tmp_path / "show_start.py"
+    script.write_text(SHOW_START.format(python=sys.executable))
+    script.chmod(0o755)
+    extra = tmp_path / "on-the-path"
+    extra.mkdir()
+    monkeypatch.setenv("PYTHONPATH", str(extra))
+    monkeypatch.setenv("POSENC_PROBE", "seen")
+    monkeypatch.chdir(tmp_path)
+    fresh = run_script([script, "an argument"], timeout=120, fresh=True)
+    forked = run_script([script, "an argument"], timeout=120)
+    assert (forked.returncode, forked.stderr) == (fresh.returncode, fresh.stderr)
+    assert fresh.returncode == 3 and fresh.stderr == "to stderr\n"
+    seen_fresh, seen_forked = json.loads(fresh.stdout), json.loads(forked.stdout)
+    assert seen_fresh["path"][1] == str(extra), seen_fresh["path"][:3]
+    assert seen_forked == seen_fresh
 
 
 @pytest.mark.build
@@ -69,12 +104,7 @@ The encoding has {glue:text}`width` columns.
     source = make_small_book(tmp_path / "book", pages, with_library=True)
     shell = tmp_path / "shell"
     shutil.copytree(source, shell)
-    by_shell = subprocess.run(
-        [JUPYTER_BOOK, "build", shell, *STRICT_FLAGS],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    by_shell = build_book(shell, fresh=True)
     forked = tmp_path / "forked"
     shutil.copytree(source, forked)
     by_fork = build_book(forked)
