@@ -144,10 +144,17 @@ def run_script(
     script (``argv[0]``, a console script such as ``jupyter-book`` or a file such as
     ``tools/translations.py``), run in a child of this process's build server (a Python that
     has imported the build's packages: tests/build_server.py says why), or, if ``fresh``, by
-    that very call (a new interpreter, as a shell runs it)."""
+    that very call (a new interpreter, as a shell runs it). Either way stdin is empty
+    (/dev/null): a test must not hang on a script that reads it."""
     argv = [str(part) for part in argv]
     if fresh:
-        return subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(
+            argv,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
     python_variables = frozenset(
         item for item in os.environ.items() if item[0].startswith("PYTHON")
     )
