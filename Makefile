@@ -129,9 +129,9 @@ pdf: $(STAMP)
 # XeLaTeX runs on one core) is built in the background from the same execution cache (nothing
 # executes again); when the Chinese edition is done, the tests of the built site, the PDF, the
 # browser and JupyterLab run, with the figure renders, as XeLaTeX finishes (the tests that
-# read the PDF wait for it: conftest.py, PDF_PENDING); last
-# and alone, every page of the site on a first view (tests/test_pages.py, marker `timing`: how
-# soon MathJax is done must be the page's time, not the test suite's).
+# read the PDF wait for it: conftest.py, PDF_PENDING); last and alone, every page of the site
+# on a first view (tests/test_pages.py, marker `timing`: how soon MathJax is done must be the
+# page's time, not the test suite's).
 # pytest runs in two processes (pytest-xdist), one test file per process at a time, longest
 # first, so that a file's module fixtures (the figure renders) are computed once
 # (tests/conftest.py).

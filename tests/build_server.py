@@ -25,45 +25,24 @@ from __future__ import annotations
 
 import atexit
 import importlib
+import importlib.util
 import json
 import os
 import runpy
 import sys
 import threading
 import traceback
+from pathlib import Path
 
-# What a build imports before it reads a page (module names, with what imports them): most of
-# a small book's start. A module missing here is imported by the child that needs it.
-PRELOADED = (
-    "jupyter_book.cli.main",  # the console script
-    "jupyter_book.sphinx",  # build_sphinx (tools/translations.py too)
-    "jupyter_book.config",
-    "sphinx.application",
-    "sphinx.builders.html",
-    "sphinx.search.zh",  # tools/i18n_ext.py
-    "sphinx.ext.autodoc",  # _config.yml's extra_extensions
-    "sphinx.ext.napoleon",
-    "myst_nb.sphinx_ext",  # Jupyter Book's extensions
-    "myst_parser.sphinx_ext.main",
-    "sphinx_book_theme",
-    "pydata_sphinx_theme",
-    "sphinx_comments",
-    "sphinx_copybutton",
-    "sphinx_design",
-    "sphinx_external_toc",
-    "sphinx_jupyterbook_latex",
-    "sphinx_multitoc_numbering",
-    "sphinx_thebe",
-    "sphinx_togglebutton",
-    "sphinxcontrib.bibtex",
-    "sphinx_proof",
-    "sphinx_exercise",
-    "jupyter_cache.executors.utils",  # tools/book_ext.py
-    "nbclient",
-    "jupytext",
-    "plotly.offline",
-    "bs4",
+# What a build imports before it reads a page: tools/precompile.py's BUILD, which setup compiles
+# too (loaded from its file, so that tools/ does not join the children's import path).
+_spec = importlib.util.spec_from_file_location(
+    "precompile", Path(__file__).resolve().parents[1] / "tools" / "precompile.py"
 )
+_precompile = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_precompile)
+PRELOADED = _precompile.BUILD
+
 # Modules of this project, which every small book brings a copy of: never imported here.
 OWN = ("posenc", "book_ext", "site_ext", "i18n_ext", "print_ext", "typeset_numbers")
 

@@ -15,6 +15,40 @@ from __future__ import annotations
 import subprocess
 import sys
 
+# What a Jupyter Book build imports before it reads a page (with what imports it): most of a
+# build's start. tests/build_server.py imports the same list once and forks each small book's
+# build from there.
+BUILD = (
+    "jupyter_book.cli.main",  # the console script
+    "jupyter_book.sphinx",  # build_sphinx (tools/translations.py too)
+    "jupyter_book.config",
+    "sphinx.application",
+    "sphinx.builders.html",
+    "sphinx.search.zh",  # tools/i18n_ext.py
+    "sphinx.ext.autodoc",  # _config.yml's extra_extensions
+    "sphinx.ext.napoleon",
+    "myst_nb.sphinx_ext",  # Jupyter Book's extensions
+    "myst_parser.sphinx_ext.main",
+    "sphinx_book_theme",
+    "pydata_sphinx_theme",
+    "sphinx_comments",
+    "sphinx_copybutton",
+    "sphinx_design",
+    "sphinx_external_toc",
+    "sphinx_jupyterbook_latex",
+    "sphinx_multitoc_numbering",
+    "sphinx_thebe",
+    "sphinx_togglebutton",
+    "sphinxcontrib.bibtex",
+    "sphinx_proof",
+    "sphinx_exercise",
+    "jupyter_cache.executors.utils",  # tools/book_ext.py
+    "nbclient",
+    "jupytext",
+    "plotly.offline",
+    "bs4",
+)
+
 # Two groups of about the same cost, with little in common (Matplotlib and the first group
 # both import NumPy: compiled twice at worst, a fraction of a second).
 GROUPS = (
@@ -22,10 +56,9 @@ GROUPS = (
     "numpy scipy.integrate scipy.optimize scipy.special scipy.stats scipy.linalg"
     " sympy mpmath posenc",
     # the build and its extensions, the kernels' own modules, the tests and their tools
-    "matplotlib.pyplot posenc.figures jupyter_book.cli.main jupyter_book.sphinx"
-    " sphinx_book_theme myst_nb sphinx_proof sphinx_exercise sphinxcontrib.bibtex"
-    " ipykernel.kernelapp nbclient jupytext jupyter_cache pytest xdist hypothesis bs4"
-    " playwright.sync_api plotly safetensors",
+    " ".join(BUILD)
+    + " matplotlib.pyplot posenc.figures ipykernel.kernelapp pytest xdist"
+    " hypothesis playwright.sync_api safetensors",
 )
 
 
