@@ -101,7 +101,7 @@ print("executed")
 The encoding has {glue:text}`width` columns.
 """,
     }
-    source = make_small_book(tmp_path / "book", pages, with_library=True)
+    source = make_small_book(tmp_path / "book", pages)
     shell = tmp_path / "shell"
     shutil.copytree(source, shell)
     by_shell = build_book(shell, fresh=True)
