@@ -181,8 +181,12 @@ notebooks: book
 	cp $(HTML)/_sources/book/*.ipynb $(HTML)/notebooks/
 	@ls $(HTML)/notebooks
 
+# JupyterLab's pins, exactly: requirements-lab.txt already lists every package the lab needs
+# (make lock resolved them), so nothing is resolved again here. Resolving again would add what
+# make lock left out on purpose (requirements-lab-excludes.txt): a JupyterLab dependency asks for
+# rfc3987-syntax, and `uv pip install -r` without --no-deps installed it.
 $(LAB_STAMP): $(STAMP) requirements-lab.txt
-	$(UV) pip install --quiet --compile-bytecode --python $(PY) -r requirements-lab.txt
+	$(UV) pip install --quiet --compile-bytecode --no-deps --python $(PY) -r requirements-lab.txt
 	@# Open the MyST .md chapters as notebooks (jupytext) on a double click.
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	printf '%s\n' '{"@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"}}}' \

@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from chromium import CHROMIUM, CHROMIUM_ARGS
-from conftest import in_ci, toc_files
+from conftest import ROOT, in_ci, toc_files
 
 BIN = Path(sys.executable).parent
 PRF_OPEN = re.compile(r"^(`{3,}|:{3,})\{prf:(\w+)\}", re.MULTILINE)
@@ -233,3 +233,49 @@ def test_jupyterlab_renders_the_chapters_myst(jupyterlab):
         browser.close()
     assert statements > 3, "the chapter has too few prf directives for this check"
     assert not raw, f"{raw} markdown cells show prf directives as text"
+
+
+def pinned_versions(*paths: Path) -> dict[str, str]:
+    """{normalised name: version} of the `name==version` pins in requirements files."""
+    pins = {}
+    for path in paths:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            found = re.match(
+                r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==(\S+)", line
+            )
+            if found:
+                pins[re.sub(r"[-_.]+", "-", found.group(1)).lower()] = found.group(2)
+    return pins
+
+
+@pytest.mark.lab
+def test_the_environment_holds_exactly_the_pins():
+    """With JupyterLab installed, the environment holds the pinned packages and nothing else
+    (but the project itself and the venv's own pip): requirements.txt, requirements-nodeps.txt
+    and requirements-lab.txt, each at its pinned version. `make lock` leaves out of the lab's
+    pins what requirements-lab-excludes.txt names (2.9 s in every process that reads a
+    notebook); an install that resolved the pins again would bring it back."""
+    import importlib.metadata
+
+    need(
+        shutil.which("jupyter-lab", path=str(BIN)) is not None,
+        "JupyterLab is not installed (requirements-lab.txt; `make test` installs it)",
+    )
+    pins = pinned_versions(
+        ROOT / "requirements.txt",
+        ROOT / "requirements-nodeps.txt",
+        ROOT / "requirements-lab.txt",
+    )
+    installed = {
+        re.sub(r"[-_.]+", "-", dist.metadata["Name"]).lower(): dist.version
+        for dist in importlib.metadata.distributions()
+    }
+    assert {"numpy", "jupyterlab", "uv"} <= installed.keys() & pins.keys()
+    unpinned = sorted(set(installed) - set(pins) - {"posenc", "pip"})
+    assert not unpinned, f"installed but not pinned: {unpinned}"
+    moved = {
+        name: (version, pins[name])
+        for name, version in installed.items()
+        if name in pins and version != pins[name]
+    }
+    assert not moved, f"installed at another version than pinned: {moved}"
