@@ -27,6 +27,8 @@
 7. Pages with mathematics ask for MathJax's components in their head (`<link rel=preload>`),
    while the browser is still reading the page; MathJax's loader would fetch them only once
    it runs, each after the one it depends on.
+8. Inline formulas break at the end of a line where TeX breaks them: after a relation, a
+   binary operator or a comma, never inside `Ld` or `Ci(x)` (INLINE_MATH_BREAKS).
 """
 
 from __future__ import annotations
@@ -421,6 +423,71 @@ def preload_mathjax(app: Sphinx, pagename, templatename, context, doctree) -> No
     )
 
 
+# MathJax 3 cannot break a formula itself. book/_static/custom.css lets the browser break
+# inline formulas (a long one would otherwise overflow a phone's column), but the browser
+# breaks between any two of MathJax's pieces: "Ci(" at the end of a line and "x)" on the next,
+# or "L" and "d" of the product Ld. This groups each inline formula's top-level pieces into
+# runs that end after a relation (=, <, \in, ...), a binary operator (+, -, \times, ...) or a
+# comma, the places TeX breaks a formula in a paragraph, and custom.css keeps each run on
+# one line. A relation or binary operator counts when MathJax spaces it as one (its `space`
+# attribute: "4", a thick space, before a relation; "3", a medium one, before an operator): a
+# minus sign that starts a formula or follows "=" is a sign, spaced as a letter, and TeX does
+# not break after it (tests/test_pages.py checks every break against MathJax's own classes
+# of the pieces). MathJax runs it on each formula once it is typeset (a render action after
+# `update`, which puts the formula into the page); with ui/lazy, MathJax's options take no new
+# render action, so it is added to the document in startup.ready.
+INLINE_MATH_BREAKS = r"""(function () {
+  if (!window.MathJax) return;
+  var RELATIONS = "=<>:≤≥≠≈≡∼≃≅≪≫∝∈∉∋⊂⊃⊆⊇→←↔↦⇒⇔⊥∥∣";
+  var OPERATORS = "+−±∓×⋅∗∘∙⊕⊗∪∩∧∨∖";
+  var PUNCTUATION = ",;";
+  function breaksAfter(piece) {
+    if (piece.tagName !== "MJX-MO") return false;
+    var glyphs = piece.querySelectorAll("mjx-c");
+    var code = glyphs.length && glyphs[glyphs.length - 1].className.match(/mjx-c([0-9A-F]+)/);
+    if (!code) return false;
+    var symbol = String.fromCodePoint(parseInt(code[1], 16));
+    var space = piece.getAttribute("space");
+    return PUNCTUATION.indexOf(symbol) >= 0 ||
+      (RELATIONS.indexOf(symbol) >= 0 && space === "4") ||
+      (OPERATORS.indexOf(symbol) >= 0 && space === "3");
+  }
+  function group(math) {
+    var top = !math.display && math.typesetRoot &&
+      math.typesetRoot.querySelector(":scope > mjx-math");
+    if (!top || top.querySelector(":scope > mjx-break-group")) return;
+    var run = null;
+    Array.prototype.slice.call(top.children).forEach(function (piece) {
+      if (run === null) {
+        run = document.createElement("mjx-break-group");
+        top.insertBefore(run, piece);
+      }
+      run.appendChild(piece);
+      if (breaksAfter(piece)) run = null;
+    });
+  }
+  var startup = (MathJax.startup = MathJax.startup || {});
+  startup.ready = function () {
+    MathJax.startup.defaultReady();
+    MathJax.startup.document.addRenderAction("posencInlineBreaks", 202, function (doc) {
+      for (var math of doc.math) group(math);
+    }, group);
+  };
+})();"""
+
+
+def break_inline_math_as_tex_does(
+    app: Sphinx, pagename, templatename, context, doctree
+) -> None:
+    """`html-page-context`, after sphinx.ext.mathjax's (priority 500): on a page with
+    mathematics, INLINE_MATH_BREAKS, inline after `window.MathJax = {...}` (the configuration
+    it adds to) and run before the deferred startup.js."""
+    if app.builder.format == "html" and app.env.get_domain("math").has_equations(
+        pagename
+    ):
+        app.add_js_file(None, body=INLINE_MATH_BREAKS)
+
+
 def unique_ids(app: Sphinx, doctree, docname: str) -> None:
     """Number repeated ids: sphinx-proof and sphinx-exercise give every proof, exercise
     and solution body the same id ("proof", "proof-content", ...), which is invalid
@@ -522,7 +589,18 @@ def setup(app: Sphinx):
     app.connect("builder-inited", copy_plotly)
     app.connect("html-page-context", load_plotly_where_needed)
     app.connect("html-page-context", preload_mathjax)
+    app.connect("html-page-context", break_inline_math_as_tex_does, priority=600)
     app.connect("doctree-resolved", unique_ids)
     # before the theme builds its header buttons (priority 501)
     app.connect("html-page-context", offer_notebook_download, priority=400)
-    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}
+    # env_version: raised when a change here changes the pages a build writes (version 2:
+    # INLINE_MATH_BREAKS). Sphinx then sets aside the environment an earlier build saved and
+    # reads and writes every page again; otherwise `make book` after such a change would write
+    # only the pages whose sources changed. Nothing executes again (the execution cache
+    # stays).
+    return {
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+        "version": "1",
+        "env_version": 2,
+    }
