@@ -1,9 +1,10 @@
 """Every page of the site as a reader's browser meets it on a first view, with nothing cached
 (both editions): how much it loads and how soon MathJax is done; formulas typeset, figures
 loaded, nothing fetched from elsewhere, no console error; nothing cut off or wider than the
-column, and inline formulas broken only where TeX breaks them, at three screen widths. Each page is opened once for all of it, and the times must be
-the page's, so the whole file is marked `timing`: `make test` runs it alone, last. Helpers in
-tests/chromium.py. Outside CI a machine without chromium skips this file.
+column, and inline formulas broken only where TeX breaks them, at three screen widths. Each
+page is opened once for all of it, and the times must be the page's, so the whole file is
+marked `timing`: `make test` runs it alone, last. Helpers in tests/chromium.py. Outside CI a
+machine without chromium skips this file.
 """
 
 from __future__ import annotations
