@@ -70,6 +70,9 @@ def test_the_page_offers_the_executed_chapter(chapter, built_site):
     )
     notebook = nbformat.read(executed, as_version=4)
     nbformat.validate(notebook)
+    # the same file from every build: its cells numbered, not jupytext's random ids
+    ids = [cell.get("id") for cell in notebook.cells]
+    assert ids == [f"cell-{n}" for n in range(1, len(ids) + 1)], f"cell ids: {ids[:4]}"
     cells = code_cells(notebook)
     source = [cell.source for cell in code_cells(read_chapter(chapter))]
     assert [cell.source for cell in cells] == source, (

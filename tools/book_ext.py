@@ -518,7 +518,9 @@ def offer_notebook_download(
 
     sphinx-book-theme does this only when a launch service (Binder, …) is configured,
     which an offline book has not, and the notebook MyST-NB leaves in jupyter_execute/
-    has no outputs; the executed notebook is taken from the execution cache instead.
+    has no outputs; the executed notebook is taken from the execution cache instead. Its
+    cells are numbered (ids cell-1, cell-2, ...), so two builds of a chapter offer the same
+    file.
     """
     import jupytext
     import nbformat
@@ -537,6 +539,9 @@ def offer_notebook_download(
         LOGGER.warning(
             "no executed copy of %s in the cache: its download has no outputs", pagename
         )
+    # jupytext gives every cell a random id; numbered, every build offers the same file
+    for number, cell in enumerate(notebook.cells, start=1):
+        cell.id = f"cell-{number}"
     target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(notebook, target)
@@ -594,10 +599,10 @@ def setup(app: Sphinx):
     # before the theme builds its header buttons (priority 501)
     app.connect("html-page-context", offer_notebook_download, priority=400)
     # env_version: raised when a change here changes the pages a build writes (version 2:
-    # INLINE_MATH_BREAKS). Sphinx then sets aside the environment an earlier build saved and
-    # reads and writes every page again; otherwise `make book` after such a change would write
-    # only the pages whose sources changed. Nothing executes again (the execution cache
-    # stays).
+    # INLINE_MATH_BREAKS and the numbered cells of the downloads). Sphinx then sets aside the
+    # environment an earlier build saved and reads and writes every page again; otherwise
+    # `make book` after such a change would write only the pages whose sources changed.
+    # Nothing executes again (the execution cache stays).
     return {
         "parallel_read_safe": True,
         "parallel_write_safe": True,
