@@ -321,6 +321,18 @@ MEASURE = """() => {
                 badBreaks.push(`${item.math} (after ${CLASSES[nodes[last.k].texClass]})`);
             last = {box, k};
         });
+        // punctuation that follows the formula stays on its last line
+        const after = item.typesetRoot.parentNode.nextSibling;
+        const mark = after && after.nodeType === 3
+            && /^\\u2060?[，。；：、）！？,.;:)]/.exec(after.data);
+        if (last && mark) {
+            const range = document.createRange();
+            range.setStart(after, mark[0].length - 1);
+            range.setEnd(after, mark[0].length);
+            const box = range.getBoundingClientRect();
+            if (box.top >= last.box.bottom - 2 && box.left < last.box.left)
+                badBreaks.push(`${item.math} (a line starts with "${mark[0].slice(-1)}")`);
+        }
     }
     return {overflow: document.documentElement.scrollWidth - innerWidth, unscrolled, cut, silent,
             math, images, split, badBreaks};
@@ -395,7 +407,8 @@ def test_inline_formulas_break_only_where_tex_would(layouts, screen):
     operator or a comma (TeX's rule, by MathJax's own classes of the pieces), never inside a
     product or a function's argument. Before tools/book_ext.py's INLINE_MATH_BREAKS the
     browser broke formulas elsewhere 1,040 times on a phone and 419 times on a desktop, in
-    both editions ("Ci(" / "x)", "L" / "d", "x" / "θ_i")."""
+    both editions ("Ci(" / "x)", "L" / "d", "x" / "θ_i"). Nor does a line start with the
+    punctuation after a formula (the Chinese edition's "：" and "；" did, 6 times on a phone)."""
     broken = {
         page: m["badBreaks"] for page, m in layouts[screen].items() if m["badBreaks"]
     }

@@ -433,9 +433,10 @@ def preload_mathjax(app: Sphinx, pagename, templatename, context, doctree) -> No
 # attribute: "4", a thick space, before a relation; "3", a medium one, before an operator): a
 # minus sign that starts a formula or follows "=" is a sign, spaced as a letter, and TeX does
 # not break after it (tests/test_pages.py checks every break against MathJax's own classes
-# of the pieces). MathJax runs it on each formula once it is typeset (a render action after
-# `update`, which puts the formula into the page); with ui/lazy, MathJax's options take no new
-# render action, so it is added to the document in startup.ready.
+# of the pieces). A Chinese colon or semicolon after a formula is kept on its line too.
+# MathJax runs this on each formula once it is typeset (a render action after `update`, which
+# puts the formula into the page); with ui/lazy, MathJax's options take no new render action,
+# so it is added to the document in startup.ready.
 INLINE_MATH_BREAKS = r"""(function () {
   if (!window.MathJax) return;
   var RELATIONS = "=<>:≤≥≠≈≡∼≃≅≪≫∝∈∉∋⊂⊃⊆⊇→←↔↦⇒⇔⊥∥∣";
@@ -465,6 +466,12 @@ INLINE_MATH_BREAKS = r"""(function () {
       run.appendChild(piece);
       if (breaksAfter(piece)) run = null;
     });
+    // A full-width colon or semicolon may not start a line of Chinese, but after a formula
+    // the browser breaks before it; a word joiner keeps it on the formula's line.
+    var after = math.typesetRoot.parentNode.nextSibling;
+    if (after && after.nodeType === 3 && /^[：；]/.test(after.data)) {
+      after.data = "\u2060" + after.data;
+    }
   }
   var startup = (MathJax.startup = MathJax.startup || {});
   startup.ready = function () {
