@@ -72,6 +72,21 @@ def is_notebook(path: Path) -> bool:
     return head.startswith("---") and "kernelspec:" in head
 
 
+def requirements(path: Path) -> dict[str, str | None]:
+    """{package: pinned version, or None for a bare name} of a requirements file, its names
+    normalised as pip compares them (``packaging.utils.canonicalize_name``)."""
+    from packaging.utils import canonicalize_name
+
+    named = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        found = re.match(
+            r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?(?:==(\S+))?", line
+        )
+        if found:
+            named[canonicalize_name(found.group(1))] = found.group(2)
+    return named
+
+
 class _BuildServer:
     """This test process's tests/build_server.py: a Python that has imported the build's
     packages once and runs each script in a child forked from it (why: that file)."""

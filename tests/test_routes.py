@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from chromium import CHROMIUM, CHROMIUM_ARGS
-from conftest import ROOT, in_ci, toc_files
+from conftest import ROOT, in_ci, requirements, toc_files
 
 BIN = Path(sys.executable).parent
 PRF_OPEN = re.compile(r"^(`{3,}|:{3,})\{prf:(\w+)\}", re.MULTILINE)
@@ -235,19 +235,6 @@ def test_jupyterlab_renders_the_chapters_myst(jupyterlab):
     assert not raw, f"{raw} markdown cells show prf directives as text"
 
 
-def pinned_versions(*paths: Path) -> dict[str, str]:
-    """{normalised name: version} of the `name==version` pins in requirements files."""
-    pins = {}
-    for path in paths:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            found = re.match(
-                r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==(\S+)", line
-            )
-            if found:
-                pins[re.sub(r"[-_.]+", "-", found.group(1)).lower()] = found.group(2)
-    return pins
-
-
 @pytest.mark.lab
 def test_the_environment_holds_exactly_the_pins():
     """With JupyterLab installed, the environment holds the pinned packages and nothing else
@@ -261,13 +248,19 @@ def test_the_environment_holds_exactly_the_pins():
         shutil.which("jupyter-lab", path=str(BIN)) is not None,
         "JupyterLab is not installed (requirements-lab.txt; `make test` installs it)",
     )
-    pins = pinned_versions(
-        ROOT / "requirements.txt",
-        ROOT / "requirements-nodeps.txt",
-        ROOT / "requirements-lab.txt",
-    )
+    from packaging.utils import canonicalize_name
+
+    pins = {
+        name: version
+        for file in (
+            "requirements.txt",
+            "requirements-nodeps.txt",
+            "requirements-lab.txt",
+        )
+        for name, version in requirements(ROOT / file).items()
+    }
     installed = {
-        re.sub(r"[-_.]+", "-", dist.metadata["Name"]).lower(): dist.version
+        canonicalize_name(dist.metadata["Name"]): dist.version
         for dist in importlib.metadata.distributions()
     }
     assert {"numpy", "jupyterlab", "uv"} <= installed.keys() & pins.keys()

@@ -98,23 +98,13 @@ def test_the_tests_wait_for_the_print_edition_while_make_test_builds_it(
     assert 1.4 < waited < 5, f"returned after {waited:.1f} s, not when the file went"
 
 
-def pinned_names(path) -> set[str]:
-    """The packages a requirements file names (pins and bare names), normalised."""
-    names = set()
-    for line in path.read_text(encoding="utf-8").splitlines():
-        found = re.match(r"([A-Za-z0-9][A-Za-z0-9._-]*)", line)
-        if found:
-            names.add(re.sub(r"[-_.]+", "-", found.group(1)).lower())
-    return names
-
-
 def test_the_lab_pins_leave_out_what_the_excludes_file_names():
     """`make lock` leaves rfc3987-syntax out of JupyterLab's pins (requirements-lab-excludes.txt
     says why: 2.9 s in every process that reads a notebook once it is installed). A lock run
     without --excludes would bring it back, and nothing else would notice but the clock."""
-    excluded = pinned_names(ROOT / "requirements-lab-excludes.txt")
+    excluded = set(conftest.requirements(ROOT / "requirements-lab-excludes.txt"))
     assert "rfc3987-syntax" in excluded
-    pinned = pinned_names(ROOT / "requirements-lab.txt")
+    pinned = set(conftest.requirements(ROOT / "requirements-lab.txt"))
     assert "jupyterlab" in pinned and "jsonschema" in pinned  # the names are read
     assert not excluded & pinned, f"pinned though excluded: {sorted(excluded & pinned)}"
     assert "--excludes requirements-lab-excludes.txt" in (ROOT / "Makefile").read_text()
