@@ -405,15 +405,21 @@ def mathjax_components(config) -> list[str]:
     return files
 
 
+def loads_mathjax(app: Sphinx, pagename: str) -> bool:
+    """Whether the page is an HTML page with mathematics: one sphinx.ext.mathjax gives
+    MathJax's configuration and startup.js."""
+    return app.builder.format == "html" and app.env.get_domain("math").has_equations(
+        pagename
+    )
+
+
 def preload_mathjax(app: Sphinx, pagename, templatename, context, doctree) -> None:
     """`html-page-context`: on a page with mathematics (where sphinx.ext.mathjax adds
     startup.js), preload MathJax's components from the head. Deferred, startup.js runs only
     once the page is read, then fetches core.js and, once that has run, the rest: two round
     trips in front of the first formula. Preloaded, they are read while the page is; MathJax
     was done 40-65 ms sooner (about 7 %) on a first view of chapter 5 here."""
-    if app.builder.format != "html" or not app.env.get_domain("math").has_equations(
-        pagename
-    ):
+    if not loads_mathjax(app, pagename):
         return
     startup = context["pathto"]("_static/" + app.config.mathjax_path, 1)
     folder = posixpath.dirname(posixpath.normpath(startup))
@@ -489,9 +495,7 @@ def break_inline_math_as_tex_does(
     """`html-page-context`, after sphinx.ext.mathjax's (priority 500): on a page with
     mathematics, INLINE_MATH_BREAKS, inline after `window.MathJax = {...}` (the configuration
     it adds to) and run before the deferred startup.js."""
-    if app.builder.format == "html" and app.env.get_domain("math").has_equations(
-        pagename
-    ):
+    if loads_mathjax(app, pagename):
         app.add_js_file(None, body=INLINE_MATH_BREAKS)
 
 
