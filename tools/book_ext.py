@@ -7,9 +7,10 @@
    notebook garbled or missing), the cache is deleted and every page re-read, so every
    chapter re-executes. (Every chapter imports posenc, so dropping only some of them
    would spare none.)
-2. Offline pages. MathJax 3 is copied from the `django-static-mathjax` package into
-   `<html>/mathjax/` (outside `_static/`, which every page would otherwise carry), where
-   `mathjax_path` points; sphinx-thebe's scripts (and their unpkg.com URL) are removed.
+2. Offline pages. What the pages use of MathJax 3 (MATHJAX_EXTRAS) is copied from the
+   `django-static-mathjax` package, with its licence, into `<html>/mathjax/` (outside
+   `_static/`, which every page would otherwise carry), where `mathjax_path` points;
+   sphinx-thebe's scripts (and their unpkg.com URL) are removed.
 3. Valid pages: ids repeated by sphinx-proof and sphinx-exercise are numbered.
 4. Downloads: each chapter's download button offers the executed notebook (.ipynb).
 5. Chapters execute two at a time: before Sphinx reads the pages, the chapters that the
@@ -277,14 +278,31 @@ def mathjax_source() -> Path:
     source = (
         Path(list(spec.submodule_search_locations)[0]) / "static" / "mathjax" / "es5"
     )
-    if not (source / "tex-mml-chtml.js").exists():
+    if not (source / "startup.js").exists():
         raise ExtensionError(
-            f"MathJax package found but {source}/tex-mml-chtml.js is missing"
+            f"MathJax package found but {source}/startup.js is missing"
         )
     return source
 
 
+# What the site serves of MathJax, relative to the package's es5 folder: the loader
+# (startup.js), the components it fetches for `mathjax3_config` (mathjax_components), the TeX
+# extensions that autoload fetches when a page uses a rarer macro, and the CommonHTML font
+# files. Not the rest of the folder's 24 MB (combined bundles, SVG output, MathML input, the
+# speech rule engine, the menu), which no page asks for. MathJax's licence (Apache 2.0, whose
+# section 4 asks that a copy goes with every copy of the work) lies beside es5/.
+MATHJAX_EXTRAS = ["input/tex/extensions", "output/chtml/fonts/woff-v2"]
+
+
+def mathjax_files(config) -> list[str]:
+    """The files and folders of MathJax's es5 folder that the site serves (MATHJAX_EXTRAS)."""
+    return ["startup.js", *mathjax_components(config), *MATHJAX_EXTRAS]
+
+
 def copy_mathjax(app: Sphinx, exception) -> None:
+    """`build-finished`: copy what the pages use of MathJax (mathjax_files) and its licence
+    where `mathjax_path` points, unless the copy there came from the same package and the same
+    list."""
     if exception is not None or app.builder.format != "html":
         return
     # where mathjax_path (relative to _static/) points: the Chinese edition in html/zh/ uses
@@ -292,13 +310,21 @@ def copy_mathjax(app: Sphinx, exception) -> None:
     target = (Path(app.outdir) / "_static" / app.config.mathjax_path).resolve().parent
     if Path(app.outdir).resolve() not in target.parents:
         return
-    source = mathjax_source()
+    source, files = mathjax_source(), mathjax_files(app.config)
     marker = target / ".copied-from"
-    if marker.exists() and marker.read_text() == str(source):
+    stamp = "\n".join([str(source), *files])
+    if marker.exists() and marker.read_text() == stamp:
         return
     shutil.rmtree(target, ignore_errors=True)
-    shutil.copytree(source, target)
-    marker.write_text(str(source))
+    for relative in files:
+        origin, copy = source / relative, target / relative
+        if origin.is_dir():
+            shutil.copytree(origin, copy)
+        else:
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(origin, copy)
+    shutil.copyfile(source.parent / "LICENSE", target / "LICENSE")
+    marker.write_text(stamp)
 
 
 def drop_thebe(app: Sphinx, pagename, templatename, context, doctree) -> None:
@@ -343,14 +369,17 @@ def plotly_source() -> Path:
 
 
 def copy_plotly(app: Sphinx) -> None:
-    """`builder-inited`: copy Plotly's bundle into the site before pages are written
-    (Sphinx adds a checksum of the file to the script's URL)."""
+    """`builder-inited`: copy Plotly's bundle, with its licence (MIT, whose notice goes with
+    every copy), into the site before pages are written (Sphinx adds a checksum of the file to
+    the script's URL)."""
     if app.builder.format != "html":
         return
     source, target = plotly_source(), Path(app.outdir) / PLOTLY_SCRIPT
-    if not target.exists() or target.read_bytes() != source.read_bytes():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
+    licence = (source.parent / "LICENSE", target.parent / "LICENSE")
+    for origin, copy in [(source, target), licence]:
+        if not copy.exists() or copy.read_bytes() != origin.read_bytes():
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(origin, copy)
     for stale in target.parent.glob("*.js"):  # a bundle an earlier build served
         if stale != target:
             stale.unlink()
