@@ -468,7 +468,9 @@ def preload_mathjax(app: Sphinx, pagename, templatename, context, doctree) -> No
 # attribute: "4", a thick space, before a relation; "3", a medium one, before an operator): a
 # minus sign that starts a formula or follows "=" is a sign, spaced as a letter, and TeX does
 # not break after it (tests/test_pages.py checks every break against MathJax's own classes
-# of the pieces). A Chinese colon or semicolon after a formula is kept on its line too.
+# of the pieces); the space in front of a run is moved to the end of the run before it, so
+# that a line of a formula does not start with it. A Chinese colon or semicolon after a formula
+# is kept on its line too.
 # MathJax runs this on each formula once it is typeset (a render action after `update`, which
 # puts the formula into the page); with ui/lazy, MathJax's options take no new render action,
 # so it is added to the document in startup.ready.
@@ -500,6 +502,21 @@ INLINE_MATH_BREAKS = r"""(function () {
       }
       run.appendChild(piece);
       if (breaksAfter(piece)) run = null;
+    });
+    // MathJax puts the space between two pieces on the left of the second one (its `space`
+    // attribute, or a margin). After a break that space would indent the next line; TeX drops
+    // it there. So the space in front of a run goes to the end of the run before it (MathJax's
+    // own `rspace`, or a margin), where a line that ends there does not show it.
+    Array.prototype.slice.call(top.children, 1).forEach(function (next) {
+      var first = next.firstElementChild, end = next.previousElementSibling.lastElementChild;
+      if (end.getAttribute("rspace") || end.style.marginRight) return;
+      if (first.getAttribute("space")) {
+        end.setAttribute("rspace", first.getAttribute("space"));
+        first.removeAttribute("space");
+      } else if (first.style.marginLeft) {
+        end.style.marginRight = first.style.marginLeft;
+        first.style.marginLeft = "";
+      }
     });
     // A full-width colon or semicolon may not start a line of Chinese, but after a formula
     // the browser breaks before it; a word joiner keeps it on the formula's line.
@@ -639,13 +656,14 @@ def setup(app: Sphinx):
     # before the theme builds its header buttons (priority 501)
     app.connect("html-page-context", offer_notebook_download, priority=400)
     # env_version: raised when a change here changes the pages a build writes (version 2:
-    # INLINE_MATH_BREAKS and the numbered cells of the downloads). Sphinx then sets aside the
-    # environment an earlier build saved and reads and writes every page again; otherwise
-    # `make book` after such a change would write only the pages whose sources changed.
-    # Nothing executes again (the execution cache stays).
+    # INLINE_MATH_BREAKS and the numbered cells of the downloads; 3: INLINE_MATH_BREAKS moves
+    # the space at a break). Sphinx then sets aside the environment an earlier build saved
+    # and reads and writes every page again; otherwise `make book` after such a change would
+    # write only the pages whose sources changed. Nothing executes again (the execution cache
+    # stays).
     return {
         "parallel_read_safe": True,
         "parallel_write_safe": True,
         "version": "1",
-        "env_version": 2,
+        "env_version": 3,
     }
