@@ -204,6 +204,39 @@ def test_damaged_cache_is_rebuilt_not_served(tmp_path):
     assert executed_stamp(book, "stamped") == stamp, "the rebuilt cache is not used"
 
 
+# --------------------------------------------------------------------------- MathJax
+
+
+def mathjax_build(tmp_path, load):
+    """What copy_mathjax needs of Sphinx: an HTML build into tmp_path whose MathJax loads
+    `load`."""
+    config = SimpleNamespace(
+        mathjax_path="../mathjax/startup.js",
+        mathjax3_config={"loader": {"load": load}},
+    )
+    return SimpleNamespace(
+        outdir=str(tmp_path), config=config, builder=SimpleNamespace(format="html")
+    )
+
+
+def test_the_site_gets_what_its_mathjax_loads_and_the_licence(tmp_path):
+    load_book_ext().copy_mathjax(
+        mathjax_build(tmp_path, ["input/tex", "ui/lazy"]), None
+    )
+    copied = tmp_path / "mathjax"
+    assert {p.name for p in copied.iterdir()} >= {"startup.js", "core.js", "LICENSE"}
+    assert (copied / "ui" / "lazy.js").is_file()
+    assert not (copied / "output" / "svg.js").exists()  # nothing the pages do not load
+
+
+def test_a_component_mathjax_lacks_is_refused(tmp_path):
+    from sphinx.errors import ExtensionError
+
+    build = mathjax_build(tmp_path, ["input/tex", "ui/nosuch"])
+    with pytest.raises(ExtensionError, match=r"lacks \['ui/nosuch\.js'\]"):
+        load_book_ext().copy_mathjax(build, None)
+
+
 # --------------------------------------------------------------------------- Plotly
 
 

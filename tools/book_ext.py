@@ -315,6 +315,12 @@ def copy_mathjax(app: Sphinx, exception) -> None:
     stamp = "\n".join([str(source), *files])
     if marker.exists() and marker.read_text() == stamp:
         return
+    missing = [f for f in [*files, "../LICENSE"] if not (source / f).exists()]
+    if missing:
+        raise ExtensionError(
+            f"MathJax's package at {source} lacks {missing} (mathjax3_config's loader.load "
+            "names a component it does not have?)"
+        )
     shutil.rmtree(target, ignore_errors=True)
     for relative in files:
         origin, copy = source / relative, target / relative
