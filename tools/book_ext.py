@@ -7,7 +7,7 @@
    notebook garbled or missing), the cache is deleted and every page re-read, so every
    chapter re-executes. (Every chapter imports posenc, so dropping only some of them
    would spare none.)
-2. Offline pages. What the pages use of MathJax 3 (MATHJAX_EXTRAS) is copied from the
+2. Offline pages. What the pages use of MathJax 3 (mathjax_files) is copied from the
    `django-static-mathjax` package, with its licence, into `<html>/mathjax/` (outside
    `_static/`, which every page would otherwise carry), where `mathjax_path` points;
    sphinx-thebe's scripts (and their unpkg.com URL) are removed.
