@@ -45,6 +45,18 @@ def test_every_page_has_a_catalogue():
     assert pages == catalogues
 
 
+def test_catalogues_record_no_line_numbers():
+    """A message's location is its page, not its line: with line numbers, one sentence added
+    near the top of a page renumbered every message below it in the catalogue's diff."""
+    numbered = [
+        f"{path.name}: {line}"
+        for path in translations.catalogues()
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.startswith("#:") and re.search(r":\d+(\s|$)", line)
+    ]
+    assert not numbered, "\n".join(numbered[:10]) + f"\n({len(numbered)} in all)"
+
+
 def test_no_message_is_untranslated_or_fuzzy():
     problems = []
     for path in translations.catalogues():

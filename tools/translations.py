@@ -177,7 +177,22 @@ def update() -> int:
         "--pot-dir", str(TEMPLATES), "--locale-dir", str(LOCALE),
         "--language", LANGUAGE, "--line-width", "-1",
     ]  # fmt: skip
-    return subprocess.run(command, cwd=ROOT, check=False).returncode
+    status = subprocess.run(command, cwd=ROOT, check=False).returncode
+    return status or drop_line_numbers()
+
+
+def drop_line_numbers() -> int:
+    """Rewrite every catalogue without the line numbers of its messages' sources (the file
+    names stay): with them, a sentence added near the top of a page renumbered every message
+    below it, and a one-sentence edit became a diff of the whole catalogue."""
+    from babel.messages.pofile import read_po, write_po
+
+    for path in catalogues():
+        with path.open("rb") as handle:
+            catalogue = read_po(handle)
+        with path.open("wb") as handle:
+            write_po(handle, catalogue, width=0, include_lineno=False)
+    return 0
 
 
 # Markup that a translation must keep exactly: inline maths, roles with their targets,
@@ -313,7 +328,7 @@ def qualify() -> int:
                 message.string = new
         if count:
             with path.open("wb") as handle:
-                write_po(handle, catalogue, width=0)
+                write_po(handle, catalogue, width=0, include_lineno=False)
             changed += count
             print(f"{path.relative_to(ROOT)}: {count} messages")
     print(f"{changed} messages rewritten")
@@ -367,7 +382,7 @@ def import_(page: str, text_file: str) -> int:
             )
             messages[number - 1].flags.discard("fuzzy")
     with path.open("wb") as handle:
-        write_po(handle, catalogue, width=0)
+        write_po(handle, catalogue, width=0, include_lineno=False)
     missing = sum(1 for message in messages if not message.string)
     print(
         f"{path.relative_to(ROOT)}: {len(translations)} read, {missing} still untranslated"
