@@ -5,7 +5,11 @@ written as a notebook of code cells only to a temporary folder; ruff checks thos
 notebooks with the settings of pyproject.toml (a notebook is linted cell by cell, so an
 import at the top of a cell or an expression ending a cell is judged as Jupyter runs it;
 per-file-ignores for "*.ipynb" hold what chapters may do besides). Findings are reported
-at their line in the chapter's .md source. Exit status: 0 when clean, 1 with findings.
+at their line in the chapter's .md source. A check cell's `falsify` mutants are linted too:
+each `replace` text must occur exactly once in its cell (posenc.checks replaces the first
+occurrence; a text found twice may mutate another line than the one meant, and reformatting a
+cell may silently leave a mutant with nothing to replace). Exit status: 0 when clean, 1 with
+findings.
 
     python tools/lint_chapters.py [book/ch05-decay-integral.md ...]
 """
@@ -32,9 +36,9 @@ def is_notebook(path: Path) -> bool:
     return head.startswith("---") and "kernelspec:" in head
 
 
-def code_cells(path: Path) -> list[tuple[str, int]]:
-    """Each code cell's source and the line of the .md where that source starts
-    (1-based).
+def code_cells(path: Path) -> list[tuple[str, int, dict]]:
+    """Each code cell's source, the line of the .md where that source starts (1-based) and
+    its metadata.
 
     The source is located after the cell's own ```{code-cell} fence, past its options.
     """
@@ -56,9 +60,26 @@ def code_cells(path: Path) -> list[tuple[str, int]]:
                 for i in range(fence + 1, len(lines))
                 if lines[i : i + len(source)] == source
             )
-        cells.append((cell.source, start + 1))
+        cells.append((cell.source, start + 1, cell.metadata))
         cursor = start + max(len(source), 1)
     return cells
+
+
+def shown(path: Path) -> str:
+    return str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+
+
+def mutant_findings(path: Path, cells) -> list[tuple]:
+    """A finding for each `falsify` mutant whose `replace` text does not occur exactly once
+    in its cell."""
+    findings = []
+    for source, line, metadata in cells:
+        for mutant in metadata.get("falsify", []):
+            count = source.count(str(mutant.get("replace", "")))
+            if count != 1:
+                message = f"mutant's replace text occurs {count} times in its cell, not once"
+                findings.append((shown(path), line, 1, "MUT", f"{message}: {mutant}"))
+    return findings
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,11 +96,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     chapters = [path for path in chapters if is_notebook(path)]
     starts: dict[str, tuple[Path, list[int]]] = {}
+    findings = []
     with tempfile.TemporaryDirectory(prefix="posenc-lint-") as tmp:
         for path in chapters:
             cells = code_cells(path)
             notebook = nbformat.v4.new_notebook(
-                cells=[nbformat.v4.new_code_cell(source) for source, _ in cells],
+                cells=[nbformat.v4.new_code_cell(source) for source, _, _ in cells],
                 metadata={
                     "kernelspec": {
                         "name": "python3",
@@ -91,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             target = Path(tmp) / f"{path.stem}.ipynb"
             nbformat.write(notebook, target)
-            starts[target.name] = (path, [line for _, line in cells])
+            starts[target.name] = (path, [line for _, line, _ in cells])
+            findings += mutant_findings(path, cells)
         result = subprocess.run(
             [
                 str(RUFF),
@@ -113,14 +136,13 @@ def main(argv: list[str] | None = None) -> int:
     if result.returncode != 0:
         sys.stderr.write(result.stderr)
         return 2
-    findings = []
     for item in json.loads(result.stdout):
         path, cell_starts = starts[Path(item["filename"]).name]
         # for a notebook, ruff counts rows within the cell and numbers cells from 1
         line = cell_starts[item["cell"] - 1] + item["location"]["row"] - 1
         findings.append(
             (
-                str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path),
+                shown(path),
                 line,
                 item["location"]["column"],
                 item["code"] or "",
