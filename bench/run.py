@@ -11,8 +11,8 @@ Sections (each a module of this folder with TITLE, measure() and markdown()):
 4. encoding_speed: posenc.sinusoidal and chapter 4's outer product against the seed's
    double loop.
 Writes <out>/bench.md and <out>/bench.json; the report ends with which targets are met.
-Exit status 0, or 1 with --check when a target is missed. The sections share the tests'
-helpers (tests/conftest.py: the strict build command, the table of contents).
+Exit status 0, or 1 with --check when a target is missed. The page timings drive Chromium with
+tools/browser.py, as the browser tests do.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
-sys.path[:0] = [str(BENCH), str(BENCH.parent / "tests")]
+sys.path[:0] = [str(BENCH), str(BENCH.parent / "tools")]  # tools/browser.py
 
 import build_times  # noqa: E402
 import decay_numerics  # noqa: E402

@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from conftest import ROOT, built_page
+from support.book import ROOT, built_page
 
 import posenc
 

@@ -16,10 +16,10 @@ a few hundred and every quantity is computed to a relative accuracy of about 1e-
 
 import numpy as np
 import pytest
-from helpers import FLOAT_MAX, PROPERTY
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from support.references import FLOAT_MAX, PROPERTY
 
 import posenc
 from posenc import ToyModel, attention_weights, self_attention, softmax, toy_model

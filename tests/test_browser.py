@@ -1,7 +1,7 @@
 """The site's interactive parts as a reader's browser meets them: the interactive figures, the
 search (offline, in both editions) and the sidebars' toggles. The visit of every page (every
 formula typeset, among the rest) is in tests/test_pages.py; the helpers are in
-tests/chromium.py. Outside CI a machine without chromium skips this file.
+tools/browser.py. Outside CI a machine without chromium skips this file.
 """
 
 from __future__ import annotations
@@ -9,18 +9,16 @@ from __future__ import annotations
 from urllib.parse import quote, urlsplit
 
 import pytest
-from chromium import (
+from browser import (
     DESKTOP,
     PHONE,
     keep_local,
     load_all_images,
-    skip_without_chromium,
     visit,
 )
-from conftest import ROOT
+from support.book import ROOT
 
 pytestmark = pytest.mark.browser
-skip_without_chromium()
 
 
 def _interactive_figures() -> list[tuple[str, str]]:

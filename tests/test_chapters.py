@@ -1,12 +1,12 @@
 """What the build executed, and the explorer cells it skips.
 
 The strict build executes each chapter once, top to bottom in a fresh kernel (MyST-NB
-through its cache), and tools/book_ext.py writes the executed notebook that the page's
-download button offers: the chapter read with jupytext (as JupyterLab reads it) with the
-cached outputs merged in. These tests read that notebook rather than executing every
-chapter a second time: each code cell ran once, in order, in a kernel whose count
-started at 1; no cell failed or wrote to stderr; the notebook is valid and holds the
-code cells of the current source.
+through its cache), and tools/extensions/notebook_downloads.py writes the executed notebook
+that the page's download button offers: the chapter read with jupytext (as JupyterLab reads
+it) with the cached outputs merged in. These tests read that notebook rather than executing
+every chapter a second time: each code cell ran once, in order, in a kernel whose count
+started at 1; no cell failed or wrote to stderr; the notebook is valid and holds the code
+cells of the current source.
 
 The Jupyter-only explorer cells (ipywidgets, `make lab`) carry `skip-execution`, so the
 build does not run them; they run here against a stand-in for ipywidgets that calls each
@@ -22,7 +22,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import nbformat
 import pytest
-from conftest import ROOT, built_page, is_notebook, read_chapter, toc_files
+from support.book import ROOT, built_page, is_notebook, read_chapter, toc_files
 
 CHAPTERS = [path for path in toc_files() if is_notebook(path)]
 SKIP = "skip-execution"

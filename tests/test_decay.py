@@ -12,9 +12,9 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
-from helpers import mp_decay_integral, mp_decay_sum
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from support.references import mp_decay_integral, mp_decay_sum
 
 import posenc
 from posenc import (

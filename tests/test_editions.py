@@ -12,20 +12,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import translations  # tools/ (tests/conftest.py puts it on the path)
 from babel.messages.pofile import read_po
 from bs4 import BeautifulSoup
-from conftest import (
-    HTML,
-    INTRO,
-    ROOT,
-    built_page,
-    make_small_book,
-    run_script,
-    toc_files,
-)
-
-sys.path.insert(0, str(ROOT / "tools"))
-import translations  # noqa: E402  (tools/ is not a package)
+from support.book import HTML, ROOT, built_page, toc_files
+from support.small_books import INTRO, make_small_book, run
 
 ZH = HTML / "zh"
 CJK = translations.CJK
@@ -152,7 +143,9 @@ def build_small_chinese(tmp: Path, translated: dict, fuzzy=frozenset()):
     folder = book / "locale" / "zh_CN" / "LC_MESSAGES" / "book"
     folder.mkdir(parents=True)
     (folder / "intro.po").write_text(small_catalogue(translated, fuzzy))
-    result = run_script([book / "tools" / "translations.py", "build"], timeout=600)
+    result = run(
+        [sys.executable, book / "tools" / "translations.py", "build"], timeout=600
+    )
     return book, result
 
 

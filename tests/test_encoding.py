@@ -18,9 +18,15 @@ import math
 
 import numpy as np
 import pytest
-from helpers import LAYOUTS, MAX_POSITION, PROPERTY, frequencies_loop, reference_table
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from support.references import (
+    LAYOUTS,
+    MAX_POSITION,
+    PROPERTY,
+    frequencies_loop,
+    reference_table,
+)
 
 from posenc import (
     block_encoding,

@@ -13,9 +13,9 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
-from helpers import frequencies_loop
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.references import frequencies_loop
 
 from posenc import cos_sums, decay_sum, frequencies, ntk_base
 

@@ -5,8 +5,9 @@
 - A notebook cell running past the execution timeout: the strict build fails naming the
   chapter.
 - A damaged execution cache (global.db overwritten, a cached notebook garbled or
-  deleted): the build notices, deletes the cache and re-executes (tools/book_ext.py),
-  never serving a result from it; a time stamp glued by the chapter shows it ran again.
+  deleted): the build notices, deletes the cache and re-executes
+  (tools/extensions/execution_cache.py), never serving a result from it; a time stamp
+  glued by the chapter shows it ran again.
 - The vendored Plotly bundle missing, or of another plotly.js version than the pinned
   plotly package writes figures for: the build stops and says to run `make vendor`.
 """
@@ -19,16 +20,16 @@ from types import SimpleNamespace
 
 import nbformat
 import pytest
-from conftest import (
+from support.references import MINILM_FIX as FIX
+from support.small_books import (
     INTRO,
     NOTEBOOK_HEADER,
     build_book,
     executed_stamp,
-    load_book_ext,
+    extension,
     make_small_book,
     stamped_page,
 )
-from helpers import MINILM_FIX as FIX
 
 import posenc.pretrained as pretrained
 from posenc.pretrained import ChecksumError, minilm_embeddings
@@ -176,10 +177,14 @@ def sound_cache(tmp_path):
     "damage", [overwrite_database, garble_notebooks, delete_notebooks]
 )
 def test_every_kind_of_cache_damage_is_noticed(sound_cache, damage):
-    book_ext = load_book_ext()
-    assert book_ext.cache_damage(sound_cache) is None, "a sound cache taken as damaged"
+    execution_cache = extension("execution_cache")
+    assert execution_cache.cache_damage(sound_cache) is None, (
+        "a sound cache taken as damaged"
+    )
     damage(sound_cache)
-    assert book_ext.cache_damage(sound_cache), f"{damage.__name__} went unnoticed"
+    assert execution_cache.cache_damage(sound_cache), (
+        f"{damage.__name__} went unnoticed"
+    )
 
 
 DAMAGED = re.compile(r"the execution cache \S+ is damaged")
@@ -220,7 +225,7 @@ def mathjax_build(tmp_path, load):
 
 
 def test_the_site_gets_what_its_mathjax_loads_and_the_licence(tmp_path):
-    load_book_ext().copy_mathjax(
+    extension("offline_assets").copy_mathjax(
         mathjax_build(tmp_path, ["input/tex", "ui/lazy"]), None
     )
     copied = tmp_path / "mathjax"
@@ -234,14 +239,14 @@ def test_a_component_mathjax_lacks_is_refused(tmp_path):
 
     build = mathjax_build(tmp_path, ["input/tex", "ui/nosuch"])
     with pytest.raises(ExtensionError, match=r"lacks \['ui/nosuch\.js'\]"):
-        load_book_ext().copy_mathjax(build, None)
+        extension("offline_assets").copy_mathjax(build, None)
 
 
 # --------------------------------------------------------------------------- Plotly
 
 
 def test_vendored_plotly_matches_the_pinned_package():
-    assert load_book_ext().plotly_source().name == "plotly-basic.min.js"
+    assert extension("offline_assets").plotly_source().name == "plotly-basic.min.js"
 
 
 def test_plotly_of_another_version_is_refused(monkeypatch):
@@ -250,13 +255,32 @@ def test_plotly_of_another_version_is_refused(monkeypatch):
 
     monkeypatch.setattr(plotly.offline, "get_plotlyjs_version", lambda: "9.9.9")
     with pytest.raises(ExtensionError, match=r"plotly\.js 9\.9\.9: run `make vendor`"):
-        load_book_ext().plotly_source()
+        extension("offline_assets").plotly_source()
 
 
 def test_missing_plotly_bundle_is_refused(monkeypatch, tmp_path):
     from sphinx.errors import ExtensionError
 
-    book_ext = load_book_ext()
-    monkeypatch.setattr(book_ext, "PLOTLY_VENDORED", tmp_path / "plotly-basic.min.js")
+    offline_assets = extension("offline_assets")
+    monkeypatch.setattr(
+        offline_assets, "PLOTLY_VENDORED", tmp_path / "plotly-basic.min.js"
+    )
     with pytest.raises(ExtensionError, match=r"is missing: run `make vendor`"):
-        book_ext.plotly_source()
+        offline_assets.plotly_source()
+
+
+# ----------------------------------------------------------------- patches of Sphinx
+
+
+def test_the_patches_of_sphinx_refuse_another_sphinx(monkeypatch):
+    """tools/extensions/sphinx_patches.py changes Sphinx 7.4's own behaviour; on another
+    version the build stops and asks for each patch to be measured again."""
+    import sphinx
+    from sphinx.errors import ExtensionError
+
+    patches = extension("sphinx_patches")
+    patches.require_sphinx_written_for(None, None)  # the pinned Sphinx: accepted
+    monkeypatch.setattr(sphinx, "version_info", (8, 1, 3, "final", 0))
+    monkeypatch.setattr(sphinx, "__version__", "8.1.3")
+    with pytest.raises(ExtensionError, match=r"written for Sphinx 7\.4, not 8\.1\.3"):
+        patches.require_sphinx_written_for(None, None)

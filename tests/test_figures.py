@@ -23,7 +23,7 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import pytest
-from conftest import ROOT, read_chapter
+from support.book import ROOT, read_chapter
 
 import posenc.figures as figures
 
@@ -145,53 +145,62 @@ def test_written_files_are_byte_identical_between_runs(written):
     assert not differ, f"not reproducible from run to run: {differ}"
 
 
-def shown_by_the_book(built_site) -> dict[str, dict[str, bytes]]:
-    """{figure: {"svg": ..., "pdf": ...}} as the build's kernels showed them: every static
-    figure's output in the executed chapters (the pages' .ipynb downloads), and the PDF of the
-    static twin in each interactive figure's output. A figure shown twice must be the same."""
-    import base64
-
+def shown_by_the_book(built_site) -> dict[str, list[bytes]]:
+    """{figure: [svg, ...]} as the build's kernels showed them: every static figure's output in
+    the executed chapters (the pages' .ipynb downloads)."""
     import nbformat
 
-    found: dict[str, dict[str, list[bytes]]] = {}
+    found: dict[str, list[bytes]] = {}
     for path in sorted((built_site / "_sources" / "book").glob("*.ipynb")):
         notebook = nbformat.read(path, as_version=4)
         for cell in notebook.cells:
             for output in cell.get("outputs", []):
                 data = output.get("data", {})
                 shown = re.fullmatch(
-                    r"<(figure|interactive figure) (fig-[\w-]+)>",
-                    data.get("text/plain", ""),
+                    r"<figure (fig-[\w-]+)>", data.get("text/plain", "")
                 )
-                if shown is None:
-                    continue
-                kind, name = shown.groups()
-                if kind == "interactive figure":
-                    name = figures.entry(name).twin
-                files = found.setdefault(name, {"svg": [], "pdf": []})
-                if "image/svg+xml" in data:
-                    files["svg"].append(data["image/svg+xml"].encode("utf-8"))
-                if "application/pdf" in data:
-                    files["pdf"].append(base64.b64decode(data["application/pdf"]))
+                if shown is not None:
+                    svg = data["image/svg+xml"].encode("utf-8")
+                    found.setdefault(shown.group(1), []).append(svg)
     return found
 
 
 def test_the_book_shows_the_files_make_figures_writes(written, built_site):
-    """Every static figure the chapters show is, byte for byte, the SVG and the PDF that
-    ``write_all`` wrote here: the same figure in another process (each chapter's kernel, with
-    its own hash seed), and the very files of `make figures`."""
+    """Every static figure the chapters show is, byte for byte, the SVG that ``write_all``
+    wrote here: the same figure in another process (each chapter's kernel, with its own hash
+    seed), and the very file of `make figures`."""
     shown = shown_by_the_book(built_site)
     assert set(shown) == set(STATIC), (
         f"static figures no chapter shows: {sorted(set(STATIC) - set(shown))}"
     )
     differ = sorted(
-        f"{name}.{fmt} (shown {len(copies)} times)"
-        for name, files in shown.items()
-        for fmt, copies in files.items()
-        if any(copy != (written["a"] / f"{name}.{fmt}").read_bytes() for copy in copies)
+        f"{name}.svg (shown {len(copies)} times)"
+        for name, copies in shown.items()
+        if any(copy != (written["a"] / f"{name}.svg").read_bytes() for copy in copies)
     )
     assert not differ, f"the book shows other bytes than make figures writes: {differ}"
-    assert all(files["svg"] and files["pdf"] for files in shown.values())
+
+
+@pytest.mark.pdf
+def test_the_print_edition_prints_the_files_make_figures_writes(written):
+    """The print edition includes, for every static figure, the PDF `make figures` writes
+    (tools/extensions/print_edition.py puts them beside the .tex file), and for an interactive
+    figure its twin's: the notebooks carry SVG only."""
+    latex = ROOT / "_build" / "latex"
+    tex = (latex / "sinusoidal-position-encoding-derived.tex").read_text(
+        encoding="utf-8"
+    )
+    included = set(
+        re.findall(r"\\sphinxincludegraphics(?:\[[^\]]*\])?\{\{?(fig-[\w-]+)", tex)
+    )
+    assert included == set(STATIC), f"not printed: {sorted(set(STATIC) - included)}"
+    differ = sorted(
+        name
+        for name in STATIC
+        if (latex / f"{name}.pdf").read_bytes()
+        != (written["a"] / f"{name}.pdf").read_bytes()
+    )
+    assert not differ, f"printed other bytes than make figures writes: {differ}"
 
 
 @pytest.mark.parametrize("fmt", figures.FORMATS)
@@ -291,20 +300,16 @@ def test_a_figure_built_again_in_one_process_is_the_same(written, rebuilt):
 
 
 def test_show_displays_exactly_the_file_make_figures_writes(written):
-    """What ``show`` gives a notebook (and so the site and the print edition) is the very bytes
-    of figures/NAME.svg and NAME.pdf (every figure: the chapters' outputs, compared in
-    test_the_book_shows_the_files_make_figures_writes; here ``show`` itself, on one)."""
-    import base64
-
+    """What ``show`` gives a notebook (and so the site) is the very bytes of figures/NAME.svg
+    (every figure: the chapters' outputs, compared in
+    test_the_book_shows_the_files_make_figures_writes; here ``show`` itself, on one). It gives
+    no PDF: the print edition renders its own (test_the_print_edition_prints_...)."""
     shown = figures.show(CLI_FIGURE)
     bundle = shown._repr_mimebundle_()
+    assert set(bundle) == {"image/svg+xml", "text/plain"}
     assert (
         bundle["image/svg+xml"].encode("utf-8")
         == (written["a"] / f"{CLI_FIGURE}.svg").read_bytes()
-    )
-    assert (
-        base64.b64decode(bundle["application/pdf"])
-        == (written["a"] / f"{CLI_FIGURE}.pdf").read_bytes()
     )
     assert shown._repr_svg_() == bundle["image/svg+xml"]
     assert repr(shown) == f"<figure {CLI_FIGURE}>"

@@ -10,10 +10,10 @@ is known exactly. Bad input is tested in test_hardening.py.
 
 import numpy as np
 import pytest
-from helpers import PROPERTY, smooth
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from support.references import PROPERTY, smooth
 
 from posenc import gradient, hessian_block, taylor_errors, toy_model
 

@@ -24,10 +24,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import FLOAT_MAX, MINILM_FIX, smooth
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from support.references import FLOAT_MAX, MINILM_FIX, smooth
 
 import posenc
 

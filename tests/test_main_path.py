@@ -5,13 +5,8 @@ What a reader sees on chapters 1-13 without opening anything: at most 16,000 wor
 `glue(` call in view and no number in Python's e-notation in the prose.
 """
 
-import sys
-
 import pytest
-from conftest import ROOT
-
-sys.path.insert(0, str(ROOT / "tools"))
-from main_path import measure  # noqa: E402
+from main_path import measure  # tools/ (tests/conftest.py puts it on the path)
 
 WORD_BUDGET = 16_000
 CODE_BUDGET = 800

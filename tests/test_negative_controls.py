@@ -13,22 +13,13 @@ import json
 
 import nbformat
 import pytest
-from conftest import (
-    HTML,
-    NOTEBOOK_HEADER,
-    ROOT,
-    build_book,
-    built_page,
-    is_notebook,
-    make_small_book,
-    read_chapter,
-    toc_files,
-)
+from support.book import HTML, ROOT, built_page, is_notebook, read_chapter, toc_files
+from support.small_books import NOTEBOOK_HEADER, build_book, make_small_book
 
 from posenc.checks import METADATA_KEY, statements
 
 CHAPTERS = [path for path in toc_files() if is_notebook(path)]
-WITH_STATEMENTS = [path for path in CHAPTERS if statements(path)[0]]
+WITH_STATEMENTS = [path for path in CHAPTERS if statements(read_chapter(path))[0]]
 
 
 def executed(chapter):
@@ -52,7 +43,11 @@ def records(notebook) -> dict[str, dict]:
 
 
 def test_the_book_states_and_checks_theorems():
-    labels = [label for path in WITH_STATEMENTS for _, label in statements(path)[0]]
+    labels = [
+        label
+        for path in WITH_STATEMENTS
+        for _, label in statements(read_chapter(path))[0]
+    ]
     assert len(labels) >= 40, f"only {len(labels)} theorem-like statements found"
 
 
@@ -61,7 +56,7 @@ def test_the_book_states_and_checks_theorems():
     "chapter", WITH_STATEMENTS, ids=[p.stem for p in WITH_STATEMENTS]
 )
 def test_every_statement_has_a_check_whose_mutants_all_fail(chapter, built_site):
-    found, cells = statements(chapter)
+    found, cells = statements(read_chapter(chapter))
     seen = records(executed(chapter))
     problems = []
     for kind, label in found:
@@ -93,7 +88,7 @@ def test_every_statement_has_a_check_whose_mutants_all_fail(chapter, built_site)
 )
 def test_check_cells_are_folded_under_their_proofs(chapter):
     """The check's code is folded (hide-input) so its verdict shows and the code does not."""
-    _, cells = statements(chapter)
+    _, cells = statements(read_chapter(chapter))
     notebook = read_chapter(chapter)
     unfolded = [
         cells[cell.source].label

@@ -1,38 +1,28 @@
 """Every page of the site as a reader's browser meets it on a first view, with nothing cached
-(both editions): how much it loads and how soon MathJax is done; formulas typeset, figures
-loaded, nothing fetched from elsewhere, no console error; nothing cut off or wider than the
-column, and inline formulas broken only where TeX breaks them, at three screen widths. Each
-page is opened once for all of it, and the times must be the page's, so the whole file is
-marked `timing`: `make test` runs it alone, last. Helpers in tests/chromium.py. Outside CI a
-machine without chromium skips this file.
+(both editions): how much it loads; formulas typeset, figures loaded, nothing fetched from
+elsewhere, no console error; nothing cut off or wider than the column, and inline formulas
+broken only where TeX breaks them, at three screen widths. Each page is opened once for all of
+it. How soon MathJax is done is a time, which `make bench` measures (bench/page_weight.py).
+Helpers in tools/browser.py.
 """
 
 from __future__ import annotations
 
-import time
-
 import pytest
-from chromium import (
+from browser import (
     ALL_IN_VIEW,
-    CALIBRATION_NOMINAL_MS,
     CHECKS,
     CONSOLE_ALLOW,
     DESKTOP,
-    MATHJAX_BUDGET_MS,
-    MAX_SLOWDOWN,
     PAGE_BUDGET,
     PHONE,
-    calibrated_budget,
-    calibration_view,
     first_view,
     result,
     site_pages,
-    skip_without_chromium,
     start,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.timing]
-skip_without_chromium()
+pytestmark = pytest.mark.browser
 
 
 def pages_to_visit(site) -> list[str]:
@@ -52,11 +42,7 @@ def pages(browser, server, built_site):
     and when MathJax has typeset what is on screen; then, on the same page, every formula
     typeset, every figure loaded and the interactive figures drawn, the checks of CHECKS, and
     the layout of MEASURE on a desktop (1280 px), a tablet (900 px) and a phone (390 px)
-    screen. Every test of this file reads it, so the file is marked `timing`: `make test` runs
-    it alone, last, so that the times are the page's and not the test suite's.
-
-    The pages go two at a time: each is timed alone (the other one idle), then the rest is
-    done in both at once, one per core (chromium.start and chromium.result)."""
+    screen. The pages go two at a time, one per core (browser.start and browser.result)."""
     found = {}
     relatives = pages_to_visit(built_site)
     for pair in (relatives[i : i + 2] for i in range(0, len(relatives), 2)):
@@ -65,8 +51,7 @@ def pages(browser, server, built_site):
             page, outside, errors, loaded, mathjax_ms = first_view(
                 browser, server, relative
             )
-            # nothing of this page may run while the next one is timed: Plotly, which comes
-            # after the page and its formulas, is drawn now
+            # Plotly, which comes after the page and its formulas, is drawn now
             page.evaluate(
                 "window.posencPlotly ? window.posencPlotly.then(() => true) : true"
             )
@@ -120,8 +105,7 @@ def stray_requests_and_errors(relative: str, found: dict) -> list[str]:
 
 
 def test_every_page_typesets_loads_and_stays_local(pages):
-    """Every formula typeset without a MathJax error, every image loaded, MathJax's components
-    preloaded on a page with mathematics and each preloaded file used, nothing requested from
+    """Every formula typeset without a MathJax error, every image loaded, nothing requested from
     another host (on a first view, with nothing in the browser's cache), no console error."""
     failures = []
     for relative, found in pages.items():
@@ -131,12 +115,6 @@ def test_every_page_typesets_loads_and_stays_local(pages):
             failures.append(f"{relative}: {found['merror']} MathJax error(s)")
         if found["broken"]:
             failures.append(f"{relative}: images did not load: {found['broken']}")
-        if found["mathjax_ms"] is not None and not found["mathjax_preloads"]:
-            failures.append(f"{relative}: MathJax's components are not preloaded")
-        if found["unused_preloads"]:
-            failures.append(
-                f"{relative}: preloaded for nothing: {found['unused_preloads']}"
-            )
         failures += stray_requests_and_errors(relative, found)
     assert not failures, "\n".join(failures)
 
@@ -165,68 +143,6 @@ def test_pages_are_light(pages):
         if not found["interactive"] and found["bytes"] > PAGE_BUDGET
     }
     assert not heavy, f"pages loading more than {PAGE_BUDGET / 1e6} MB: {heavy}"
-
-
-def test_mathjax_is_done_within_a_second(browser, server, pages):
-    """On a first view MathJax has typeset what the reader sees within MATHJAX_BUDGET_MS of
-    navigation (main's pages took 1.0 to 2.7 s here), on this machine at its usual speed.
-    `make test` runs this test alone, after the others, so that it times the pages and not the
-    rest of the test suite.
-
-    This machine's speed drifts from hour to hour (the same pass took 92 s and 116 s; a
-    fresh-clone run failed with the Chinese chapter 5 at 1,023-1,157 ms in six views, where it
-    took 750-830 ms on a quiet hour, both in Debian's full chromium, which the headless shell
-    has since replaced). So a page over budget is measured up to five times
-    more, two seconds apart, each time just after a view of a fixed page that is not the
-    book's (chromium.calibration_view); it is judged by its best time against the budget
-    stretched by how much slower than usual the machine opened that fixed page
-    (chromium.calibrated_budget: by at most MAX_SLOWDOWN, never on a machine at its usual
-    speed or faster)."""
-    timed = {
-        page: [found["mathjax_ms"]]
-        for page, found in pages.items()
-        if found["mathjax_ms"] is not None
-    }
-    assert len(timed) > 15, "too few pages with mathematics measured"
-    calibration: list[float] = []
-
-    def budget() -> float:
-        if not calibration:
-            return MATHJAX_BUDGET_MS
-        return calibrated_budget(MATHJAX_BUDGET_MS, calibration)
-
-    # twice: a later calibration view may lower the budget a page was judged by
-    for _ in range(2):
-        for page, times in timed.items():
-            while min(times) > budget() and len(times) < 6:
-                time.sleep(2)
-                calibration.append(calibration_view(browser, server))
-                view = first_view(browser, server, page)
-                view[0].context.close()
-                times.append(view[4])
-    slow = {
-        page: [round(ms) for ms in times]
-        for page, times in timed.items()
-        if min(times) > budget()
-    }
-    assert not slow, (
-        f"MathJax done later than {budget():.0f} ms after navigation in every view (ms): "
-        f"{slow}; the budget is {MATHJAX_BUDGET_MS:.0f} ms at this machine's usual speed, "
-        f"and the fixed page took {[round(ms) for ms in calibration]} ms against "
-        f"{CALIBRATION_NOMINAL_MS:.0f} ms as usual"
-    )
-
-
-def test_the_budget_is_stretched_only_for_a_slower_machine():
-    """calibrated_budget: the usual budget on a machine at its usual speed or faster, stretched
-    by the best calibration view's slowdown, and by at most MAX_SLOWDOWN."""
-    usual = CALIBRATION_NOMINAL_MS
-    assert calibrated_budget(1000, [usual]) == 1000
-    assert calibrated_budget(1000, [usual / 2]) == 1000
-    assert calibrated_budget(1000, [2 * usual, 1.1 * usual]) == pytest.approx(1100)
-    assert calibrated_budget(1000, [10 * usual]) == pytest.approx(1000 * MAX_SLOWDOWN)
-    with pytest.raises(ValueError, match="calibration_ms"):
-        calibrated_budget(1000, [])
 
 
 MEASURE = """() => {
@@ -408,7 +324,7 @@ def test_code_names_are_not_split_on_wide_screens(layouts, screen):
 def test_inline_formulas_break_only_where_tex_would(layouts, screen):
     """An inline formula that meets the end of a line goes on after a relation, a binary
     operator or a comma (TeX's rule, by MathJax's own classes of the pieces), never inside a
-    product or a function's argument. Before tools/book_ext.py's INLINE_MATH_BREAKS the
+    product or a function's argument. Before tools/extensions/inline_math_breaks.js the
     browser broke formulas elsewhere 1,040 times on a phone and 419 times on a desktop, in
     both editions ("Ci(" / "x)", "L" / "d", "x" / "θ_i"). Nor does a line start with the
     punctuation after a formula (the Chinese edition's "：" and "；" did, 6 times on a phone),

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, toc_files
+from support.book import ROOT, toc_files
 
 pytestmark = pytest.mark.pdf
 
@@ -31,7 +31,7 @@ def run(*command: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def pdf(print_edition) -> Path:
+def pdf() -> Path:
     if not PDF.exists():
         pytest.fail(f"no {PDF.relative_to(ROOT)}: run `make pdf` (`make test` does)")
     stale = [p.name for p in SOURCES if p.stat().st_mtime > PDF.stat().st_mtime]

@@ -33,9 +33,9 @@ import math
 
 import numpy as np
 import pytest
-from helpers import PROPERTY
 from hypothesis import given
 from hypothesis import strategies as st
+from support.references import PROPERTY
 
 from posenc import alibi_bias, alibi_slopes, t5_bucket
 

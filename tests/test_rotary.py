@@ -27,10 +27,10 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
-from helpers import LAYOUTS, MAX_POSITION, PROPERTY, frequencies_loop
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from support.references import LAYOUTS, MAX_POSITION, PROPERTY, frequencies_loop
 
 from posenc import (
     decay_integral,

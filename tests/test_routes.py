@@ -21,8 +21,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from chromium import CHROMIUM, CHROMIUM_ARGS
-from conftest import ROOT, in_ci, requirements, toc_files
+from browser import CHROMIUM, CHROMIUM_ARGS
+from conftest import in_ci
+from support.book import ROOT, requirements, toc_files
 
 BIN = Path(sys.executable).parent
 PRF_OPEN = re.compile(r"^(`{3,}|:{3,})\{prf:(\w+)\}", re.MULTILINE)

@@ -14,9 +14,9 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
-from helpers import PROPERTY, mp_power_integral
 from hypothesis import given
 from hypothesis import strategies as st
+from support.references import PROPERTY, mp_power_integral
 
 from posenc import (
     critical_exponent,

@@ -8,14 +8,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from conftest import (
-    FETCHED,
-    HTML,
-    built_page,
-    edition_root,
-    is_notebook,
-    toc_files,
-)
+from browser import FETCHED
+from support.book import HTML, built_page, edition_root, is_notebook, toc_files
 
 pytestmark = pytest.mark.site
 
@@ -104,8 +98,8 @@ def test_mathjax_is_served_by_the_site(soups, built_site):
 def test_what_the_site_serves_of_others_carries_its_licence(built_site):
     """MathJax (Apache 2.0: a copy of the licence goes with every copy of the work) and Plotly's
     bundle (MIT: so does its notice) are served with their licences beside them, in both
-    editions. Of MathJax only what the pages use (tools/book_ext.py, MATHJAX_EXTRAS): under
-    3 MB, where the package's es5 folder holds 24 MB."""
+    editions. Of MathJax only what the pages use (tools/extensions/offline_assets.py,
+    MATHJAX_EXTRAS): under 3 MB, where the package's es5 folder holds 24 MB."""
     mathjax = built_site / "mathjax"
     assert "Apache License" in (mathjax / "LICENSE").read_text(encoding="utf-8")
     served = sum(path.stat().st_size for path in mathjax.rglob("*") if path.is_file())
@@ -117,7 +111,7 @@ def test_what_the_site_serves_of_others_carries_its_licence(built_site):
         assert notice.startswith("MIT License") and "Plotly" in notice, bundle
 
 
-def test_internal_links_and_anchors_resolve(soups, built_site, print_edition):
+def test_internal_links_and_anchors_resolve(soups, built_site):
     """Every link within the site leads to a file of the site, and to an id on that page (the
     landing page's link to the PDF too, which `make pdf` puts beside the site's root)."""
     ids = {

@@ -13,10 +13,10 @@ import math
 
 import numpy as np
 import pytest
-from helpers import PROPERTY
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from support.references import PROPERTY
 
 from posenc import (
     band_energy,

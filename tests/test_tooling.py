@@ -1,17 +1,14 @@
-"""The project's own tooling: the make-target table, the chapter linter, and how the tests wait
-for the print edition that `make test` builds beside them."""
+"""The project's own tooling: the make-target table, the chapter linter and the pins."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
-import threading
-import time
 
-import conftest
-from conftest import NOTEBOOK_HEADER, ROOT
+import pytest
+from support.book import ROOT, requirements
+from support.small_books import NOTEBOOK_HEADER
 
 
 def table_targets() -> list[str]:
@@ -23,7 +20,8 @@ def table_targets() -> list[str]:
 
 def makefile_targets() -> set[str]:
     """The targets the Makefile declares phony: the ones a person runs."""
-    phony = re.search(r"^\.PHONY:(.*)$", (ROOT / "Makefile").read_text(), re.MULTILINE)
+    makefile = (ROOT / "Makefile").read_text().replace("\\\n", " ")
+    phony = re.search(r"^\.PHONY:(.*)$", makefile, re.MULTILINE)
     return set(phony.group(1).split())
 
 
@@ -66,45 +64,42 @@ def test_chapter_lint_points_at_the_line_of_the_chapter(tmp_path):
     assert f"{chapter}:{line}:8: F401" in result.stdout, result.stdout
 
 
-def test_the_tests_wait_for_the_print_edition_while_make_test_builds_it(
-    tmp_path, monkeypatch
-):
-    """While PDF_PENDING names a live process, wait_for_the_print_edition waits until the file
-    goes; without the file, or when its process is gone (an interrupted `make test`), it
-    returns at once."""
-    pending = tmp_path / "pdf.pending"
-    monkeypatch.setattr(conftest, "PDF_PENDING", pending)
+MUTANT_CELL = """
+```{{code-cell}} ipython3
+---
+falsify:
+- {{replace: "{replace}", with: "x - 2"}}
+---
+x = 1
+assert x - 1 == 0
+```
+"""
 
-    start = time.monotonic()
-    conftest.wait_for_the_print_edition(timeout=30)
-    assert time.monotonic() - start < 1, "waited without a pending print edition"
 
-    gone = subprocess.run(
-        [sys.executable, "-c", "import os; print(os.getpid())"],
+@pytest.mark.parametrize(("replace", "found"), [("x - 1", 1), ("x", 2), ("y", 0)])
+def test_chapter_lint_wants_each_mutant_text_exactly_once(tmp_path, replace, found):
+    """A mutant's `replace` text must occur once in its cell: twice, the mutant may change
+    another line than the one meant; never, it changes nothing."""
+    chapter = tmp_path / "ch99-mutant.md"
+    chapter.write_text(NOTEBOOK_HEADER + "\n# Mutants\n" + MUTANT_CELL.format(replace=replace))
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "lint_chapters.py"), str(chapter)],
         capture_output=True,
         text=True,
-        check=True,
-    ).stdout
-    pending.write_text(gone)
-    start = time.monotonic()
-    conftest.wait_for_the_print_edition(timeout=30)
-    assert time.monotonic() - start < 1, "waited for a make test that is gone"
-
-    pending.write_text(str(os.getpid()))
-    threading.Timer(1.5, pending.unlink).start()
-    start = time.monotonic()
-    conftest.wait_for_the_print_edition(timeout=30)
-    waited = time.monotonic() - start
-    assert 1.4 < waited < 5, f"returned after {waited:.1f} s, not when the file went"
+    )
+    flagged = f"replace text occurs {found} times in its cell" in result.stdout
+    assert (result.returncode, flagged) == ((0, False) if found == 1 else (1, True)), (
+        result.stdout + result.stderr
+    )
 
 
 def test_the_lab_pins_leave_out_what_the_excludes_file_names():
     """`make lock` leaves rfc3987-syntax out of JupyterLab's pins (requirements-lab-excludes.txt
     says why: 2.9 s in every process that reads a notebook once it is installed). A lock run
     without --excludes would bring it back, and nothing else would notice but the clock."""
-    excluded = set(conftest.requirements(ROOT / "requirements-lab-excludes.txt"))
+    excluded = set(requirements(ROOT / "requirements-lab-excludes.txt"))
     assert "rfc3987-syntax" in excluded
-    pinned = set(conftest.requirements(ROOT / "requirements-lab.txt"))
+    pinned = set(requirements(ROOT / "requirements-lab.txt"))
     assert "jupyterlab" in pinned and "jsonschema" in pinned  # the names are read
     assert not excluded & pinned, f"pinned though excluded: {sorted(excluded & pinned)}"
     assert "--excludes requirements-lab-excludes.txt" in (ROOT / "Makefile").read_text()

@@ -1,12 +1,9 @@
 """Glued numbers are typeset by the library's formatter (tools/typeset_numbers.py)."""
 
-import sys
-
 import pytest
-from conftest import ROOT
-
-sys.path.insert(0, str(ROOT / "tools"))
-from typeset_numbers import typeset  # noqa: E402
+from typeset_numbers import (
+    typeset,  # tools/extensions/ (on the path: tests/conftest.py)
+)
 
 
 @pytest.mark.parametrize(

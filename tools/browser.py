@@ -1,14 +1,11 @@
-"""Helpers of the browser tests (tests/test_browser.py, tests/test_pages.py and JupyterLab's
-in tests/test_routes.py): Debian's Chromium headless shell driven by Playwright for Python,
-over the built site served from 127.0.0.1.
+"""Debian's Chromium headless shell driven by Playwright for Python, over a site served from
+127.0.0.1: the browser tests (tests/test_browser.py, test_pages.py, test_routes.py) and `make
+bench`'s page timings use these helpers.
 
 Never downloads a browser: Playwright drives /usr/bin/chromium-headless-shell (Debian's package
-chromium-headless-shell, which `.ci/run` installs): Chromium's engine without the browser's user
-interface, the build Playwright itself uses for headless runs. Debian's full `chromium` in
-headless mode opens a window with a toolbar for every browser context, and renders the
-toolbar's omnibox popup (a web page of its own) in a second process: 0.6 s of CPU per first
-view of a page, beside the page's own 1.4 s, on this two-core machine. The fixtures `server`
-and `browser` are in tests/conftest.py.
+chromium-headless-shell, which `.ci/run` installs), Chromium's engine without the browser's user
+interface (Debian's full `chromium` opens a toolbar for every browser context, and renders its
+omnibox popup in a second process: 0.6 s of CPU per first view of a page, on two cores).
 """
 
 from __future__ import annotations
@@ -16,13 +13,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
-import os
 import shutil
 import threading
 from urllib.parse import urlsplit
-
-import pytest
-from conftest import in_ci
 
 CHROMIUM = shutil.which("chromium-headless-shell") or "/usr/bin/chromium-headless-shell"
 CHROMIUM_ARGS = [
@@ -38,25 +31,21 @@ CHROMIUM_ARGS = [
     # a page asks of other hosts is still seen, and reported: keep_local)
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 ]
-# The targets of a first view (tests/test_pages.py; bench/page_weight.py reports them): bytes
-# a page without an interactive figure may load, and ms from navigation until MathJax has
-# typeset what is on screen, on this machine at its usual speed (a slower machine than the
-# book's build machine may set POSENC_MATHJAX_BUDGET_MS).
+# Elements whose URL the browser fetches when the page loads, and the attribute holding it
+FETCHED = {
+    "script": "src",
+    "img": "src",
+    "source": "src",
+    "iframe": "src",
+    "video": "src",
+    "audio": "src",
+    "embed": "src",
+    "object": "data",
+}
+# Bytes a first view of a page without an interactive figure may load (tests/test_pages.py)
 PAGE_BUDGET = 2_500_000
-MATHJAX_BUDGET_MS = float(os.environ.get("POSENC_MATHJAX_BUDGET_MS", "1000"))
 # Console errors that are expected and harmless, each with its reason.
 CONSOLE_ALLOW = {}
-
-
-def skip_without_chromium() -> None:
-    """Outside CI a machine without the browser skips the calling test module; in CI a missing
-    browser is a failure."""
-    if not os.path.exists(CHROMIUM) and not in_ci():
-        pytest.skip(
-            "Debian's chromium-headless-shell is not installed (apt-get install "
-            "chromium-headless-shell, or run .ci/run)",
-            allow_module_level=True,
-        )
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -196,13 +185,6 @@ CHECKS = """() => ({
     typeset: [...document.querySelectorAll('.math')]
         .filter(el => el.querySelector('mjx-container mjx-math')).length,
     merror: document.querySelectorAll('mjx-merror').length,
-    // MathJax's components preloaded in the head (tools/book_ext.py), and those of them no
-    // script of the page loads (fetched for nothing)
-    mathjax_preloads: [...document.querySelectorAll('link[rel=preload][as=script]')]
-        .filter(link => new URL(link.href).pathname.includes('/mathjax/')).length,
-    unused_preloads: [...document.querySelectorAll('link[rel=preload][as=script]')]
-        .map(link => link.href)
-        .filter(href => ![...document.scripts].some(script => script.src === href)),
     broken: [...document.images].filter(img => !img.complete || img.naturalWidth === 0)
         .map(img => img.src),
 })"""
@@ -223,67 +205,3 @@ def first_view(browser, server, relative):
         mathjax_ms = page.evaluate("window.posencMathJaxDone")
     page.evaluate("document.fonts.ready.then(() => true)")
     return page, outside, errors, page.evaluate(LOADED_BYTES), mathjax_ms
-
-
-# A fixed page that is not the book's (text and spans to lay out, a script to run), opened as
-# first_view opens a page: how fast this machine opens a page just now. On a quiet hour it
-# took CALIBRATION_NOMINAL_MS here (best of five views); under load, or in this machine's slow
-# hours, it takes longer, and so does every page of the book.
-_WORDS = (
-    "position encoding attention sinusoid frequency decay integral rotary bias".split()
-)
-CALIBRATION_PAGE = (
-    "<!doctype html><html><head><meta charset='utf-8'><style>"
-    "body { font-family: sans-serif; max-width: 50em; margin: auto; line-height: 1.6 }"
-    "span { font-style: italic }</style><script>"
-    "(() => { const items = [];"
-    " for (let i = 0; i < 200000; i++) items.push({key: i % 97, value: Math.sin(i)});"
-    " items.sort((a, b) => a.key - b.key || a.value - b.value); })();"
-    "</script></head><body>"
-    + "".join(
-        "<p>"
-        + " ".join(
-            f"<span>{_WORDS[(i * 7 + j * 3) % len(_WORDS)]}</span>"
-            if j % 5 == 0
-            else _WORDS[(i + j) % len(_WORDS)]
-            for j in range(60)
-        )
-        + "</p>"
-        for i in range(400)
-    )
-    + "<script>addEventListener('load', () => { document.body.getBoundingClientRect();"
-    " window.posencCalibrated = performance.now(); });</script></body></html>"
-)
-# In the headless shell its best of five views took 184-199 ms in four rounds here, at an hour
-# when the full chromium took 216-286 ms (230 ms on a quiet hour). 200 ms, above all four, is
-# taken as the usual time: a budget is stretched only on a machine slower than it was then.
-CALIBRATION_NOMINAL_MS = 200.0
-# the most a budget is stretched for a slow machine: beyond it the page fails
-MAX_SLOWDOWN = 1.3
-
-
-def calibration_view(browser, server) -> float:
-    """ms from navigation until CALIBRATION_PAGE has run its script and been laid out, in a
-    browser context of its own (as first_view)."""
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    url = f"{server}/posenc-calibration.html"
-    page.route(
-        url,
-        lambda route: route.fulfill(body=CALIBRATION_PAGE, content_type="text/html"),
-    )
-    page.goto(url, wait_until="load")
-    page.wait_for_function("window.posencCalibrated !== undefined")
-    ms = page.evaluate("window.posencCalibrated")
-    context.close()
-    return ms
-
-
-def calibrated_budget(budget_ms: float, calibration_ms: list[float]) -> float:
-    """``budget_ms`` (a time on this machine at its usual speed) for the machine as fast as
-    it is now: stretched by how much longer than CALIBRATION_NOMINAL_MS its best calibration
-    view took, by at most MAX_SLOWDOWN; never shortened, never stretched on a faster machine."""
-    if not calibration_ms:
-        raise ValueError("calibration_ms: at least one calibration time is needed")
-    slowdown = min(max(min(calibration_ms) / CALIBRATION_NOMINAL_MS, 1.0), MAX_SLOWDOWN)
-    return budget_ms * slowdown

@@ -11,7 +11,7 @@
 `language = "zh_CN"` and the catalogues of `locale/`, written to `_build/html/zh/`. It reads the
 English build's execution cache, so nothing executes a second time; it is strict like the
 English build (a warning fails it, an untranslated or fuzzy message included: see
-tools/i18n_ext.py).
+tools/extensions/chinese_edition.py).
 
 `update` extracts the English messages (Sphinx's gettext builder, one catalogue per page,
 `_build/gettext/`) and merges them into `locale/zh_CN/LC_MESSAGES/` with sphinx-intl: a new
@@ -65,8 +65,8 @@ CHINESE = {
     "gettext_auto_build": True,
     "html_title": TITLE,
     "html_search_language": "zh",
-    # MathJax (24 MB) from the English site's copy, one folder up (tools/book_ext.py copies
-    # it only into the site that mathjax_path points into)
+    # MathJax from the English site's copy, one folder up (offline_assets.py copies it only
+    # into the site that mathjax_path points into)
     "mathjax_path": "../../mathjax/startup.js",
 }
 # The two texts of the theme's options in _config.yml, in Chinese
@@ -296,7 +296,7 @@ def english_left_in_formula(translation: str) -> list[str]:
 
 
 def is_display_formula(message: str) -> bool:
-    """A display formula with words in it (tools/i18n_ext.py makes those messages)."""
+    """A display formula with words in it (chinese_edition.py makes those messages)."""
     inline_maths = ("$", ":math:`", "{math}`")  # a paragraph with maths in it
     return "\\text{" in message and not any(mark in message for mark in inline_maths)
 

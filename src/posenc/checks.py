@@ -30,7 +30,6 @@ executed chapters. The mechanism is described in the reproducing appendix.
 from __future__ import annotations
 
 import copy
-import functools
 import re
 import signal
 import sys
@@ -203,26 +202,16 @@ class CheckCell:
     mutants: list[Mutant] = field(default_factory=list)
 
 
-@functools.lru_cache(maxsize=128)
-def _read_version(path: str, mtime_ns: int, size: int):
-    import jupytext
-
-    return jupytext.read(path)
-
-
-def _read_chapter(chapter: Path):
-    """A chapter as JupyterLab reads it (jupytext), read once per version of the file and per
-    process: the test suite reads every chapter several times (50 ms a read). The notebook is
-    shared: a caller that changes it must copy it first."""
-    version = Path(chapter).stat()
-    return _read_version(str(chapter), version.st_mtime_ns, version.st_size)
-
-
-def statements(chapter: Path) -> tuple[list[tuple[str, str]], dict[str, CheckCell]]:
+def statements(chapter) -> tuple[list[tuple[str, str]], dict[str, CheckCell]]:
     """The theorem-like statements of a chapter, as (kind, label) in order, and their check
     cells, keyed by the cell's source. A statement's check cell is the first code cell after
-    it, before the next heading, whose metadata holds ``falsify``."""
-    notebook = _read_chapter(chapter)
+    it, before the next heading, whose metadata holds ``falsify``. ``chapter`` is the path of
+    the chapter's source, or the chapter already read with jupytext."""
+    if isinstance(chapter, (str, Path)):
+        import jupytext
+
+        chapter = jupytext.read(chapter)
+    notebook = chapter
     found, cells = [], {}
     pending: list[tuple[str, str]] = []
     for cell in notebook.cells:

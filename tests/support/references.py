@@ -2,8 +2,7 @@
 
 Everything here is written from the defining formula (plain loops, mpmath), never with
 posenc, so that a test comparing posenc with it compares two independent computations.
-Each helper is defined once; ``bench/`` can import them too (``sys.path`` entry
-``tests/``).
+Each helper is defined once.
 """
 
 from __future__ import annotations

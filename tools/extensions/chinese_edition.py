@@ -33,7 +33,6 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.locale import init as init_locale
-from sphinx.search.zh import SearchChinese
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.i18n import docname_to_domain
@@ -308,46 +307,13 @@ def quiet_word_splitter(app: Sphinx, config) -> None:
         jieba.setLogLevel(logging.WARNING)
 
 
-class _LatinTerms(set):
-    """A set that SearchChinese can ``extend`` as it extends its list."""
-
-    extend = set.update
-
-
-class ChineseSearch(SearchChinese):
-    """Sphinx's Chinese search index, with the Latin words it has seen kept in a set.
-
-    Sphinx 7.4's SearchChinese appends every Latin word of every text it splits to one list
-    (duplicates included) and, for each word it stems, asks whether the word is in that list:
-    about 28,000 scans of a list that grows to tens of thousands of words, 7 s of each build
-    of the Chinese edition (a fifth of it). The question and the index are the same with a
-    set. Registered with ``app.add_search_language``."""
-
-    def init(self, options: dict[str, str]) -> None:
-        super().init(options)
-        self.latin_terms = _LatinTerms()
-
-
-def forget_message_documents(app: Sphinx, doctree: nodes.document) -> None:
-    """Nodes that Sphinx's translation parsed from a message keep a reference to the small
-    document they were parsed in, whose settings hold the build environment. Pickled with the
-    page, that environment made every doctree of the Chinese edition 2 to 5 MB (44 MB in all,
-    against 8.5 MB for the English) and its build spend half its time pickling and unpickling
-    them. They belong to the page's document."""
-    for node in doctree.findall():
-        if node._document is not None and node._document is not doctree:
-            node.document = doctree
-
-
 def setup(app: Sphinx) -> dict:
     app.connect("config-inited", quiet_word_splitter)
-    app.add_search_language(ChineseSearch)
     app.add_role("other-edition", other_edition_role)
     app.add_transform(TranslatableExerciseTitles)
     app.add_transform(NothingToTranslate)
     app.add_transform(TranslatedPartCaptions)
     app.add_transform(RequireTranslatedExerciseTitles)
     app.connect("doctree-resolved", require_translations)
-    app.connect("doctree-read", forget_message_documents)
     app.connect("html-page-context", link_other_edition)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

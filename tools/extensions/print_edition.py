@@ -12,6 +12,9 @@
    left out.
 3. Print fixes: the landing page is an unnumbered introduction (not chapters 1 to 3), and an
    exercise referred to from another chapter gets the label that reference looks for.
+4. Figures in print: the notebooks hold each figure as SVG (the website's form), which LaTeX
+   cannot include; each figure of `posenc.figures` is printed from the PDF its `render` gives
+   (an interactive figure's static twin), the very bytes `make figures` writes.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 CHECK_CLASS = "posencprintcheck"  # \begin{sphinxuseclass}{posencprintcheck} in LaTeX
 LINK_CLASS = "posenc-pdf-edition"
 # links that only mean something on the website: to the PDF itself, to the other edition
-# (tools/i18n_ext.py's role {other-edition})
+# (chinese_edition.py's role {other-edition})
 WEB_ONLY_LINKS = {LINK_CLASS, "posenc-other-edition"}
 
 
@@ -64,6 +67,40 @@ class PrintFoldedCells(SphinxPostTransform):
             source["classes"].append(CHECK_CLASS)
             cell.remove(source)
             cell.append(source)
+
+
+class FiguresInPrint(SphinxPostTransform):
+    """In LaTeX, the output of a cell that shows a registered figure (its figure node is named
+    after it) is that figure's PDF, written beside the .tex file."""
+
+    default_priority = (
+        3  # before MyST-NB picks one output of each cell (SelectMimeType, 4)
+    )
+    formats = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        from posenc import figures
+
+        registered = set(figures.names())
+        for figure in self.document.findall(nodes.figure):
+            name = next((n for n in figure["names"] if n in registered), None)
+            if name is None:
+                continue
+            static = figures.print_twin(name)
+            pdf = Path(self.app.outdir) / f"{static}.pdf"
+            if not pdf.exists():
+                pdf.write_bytes(figures.render(static, "pdf"))
+            for bundle in list(figure.findall(_is_output)):
+                alt = next(
+                    (i["alt"] for i in bundle.findall(nodes.image) if "alt" in i), ""
+                )
+                image = nodes.image(uri=pdf.name, candidates={"*": pdf.name}, alt=alt)
+                bundle.children = []
+                bundle += nodes.container("", image, mime_type="application/pdf")
+
+
+def _is_output(node) -> bool:
+    return isinstance(node, nodes.container) and node.get("nb_element") == "mime_bundle"
 
 
 class LabelExercises(SphinxPostTransform):
@@ -163,6 +200,7 @@ def copy_pdf_into_site(app: Sphinx, exception) -> None:
 
 
 def setup(app: Sphinx) -> dict:
+    app.add_post_transform(FiguresInPrint)
     app.add_post_transform(PrintFoldedCells)
     app.add_post_transform(DropPdfLinkInPrint)
     app.add_post_transform(LabelExercises)

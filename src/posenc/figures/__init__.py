@@ -19,7 +19,6 @@ The rules, checked when a module registers its figures:
 
 from __future__ import annotations
 
-import base64
 import io
 import re
 from collections.abc import Callable, Iterable
@@ -208,47 +207,42 @@ def _save(fig: Figure, fmts: Iterable[str]) -> dict[str, bytes]:
 
 
 class RenderedFigure:
-    """A rendered figure that a notebook displays as is (IPython's ``SVG`` would rewrite it):
-    the SVG for the website and JupyterLab, and the same figure as vector PDF for the print
-    edition (MyST-NB's LaTeX builder prefers ``application/pdf``; the HTML builder ignores it).
-    Both are the bytes that ``make figures`` writes."""
+    """A rendered figure that a notebook displays as is (IPython's ``SVG`` would rewrite it): the
+    SVG for the website and JupyterLab, the bytes that ``make figures`` writes. The print edition
+    takes the PDF of the same figure from :func:`render` (tools/extensions/print_edition.py), so
+    the notebooks carry no second copy."""
 
-    def __init__(self, name: str, svg: bytes, pdf: str = ""):
+    def __init__(self, name: str, svg: bytes):
         self.name = name
         self.data = svg.decode("utf-8")
-        self.pdf = pdf
 
     def _repr_svg_(self) -> str:
         return self.data
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
-        bundle = {"image/svg+xml": self.data, "text/plain": repr(self)}
-        if self.pdf:
-            bundle["application/pdf"] = self.pdf
-        return bundle
+        return {"image/svg+xml": self.data, "text/plain": repr(self)}
 
     def __repr__(self) -> str:
         return f"<figure {self.name}>"
 
 
 def show(name: str):
-    """Display the figure called ``name`` in a notebook: a static figure as the same SVG and PDF
-    bytes that ``make figures`` writes, an interactive one as Plotly HTML (website), Plotly's
-    mime type (JupyterLab) and its static twin's PDF (the print edition)."""
+    """Display the figure called ``name`` in a notebook: a static figure as the same SVG bytes
+    that ``make figures`` writes, an interactive one as Plotly HTML (website) and Plotly's mime
+    type (JupyterLab). In print, each is its static figure's PDF (an interactive figure's twin)."""
     found = entry(name)
     if found.kind == INTERACTIVE:
         from ._plotly import InteractiveFigure
 
-        # printed as its static twin (same number and caption: the chapter's cell metadata)
-        twin = _b64(render(found.twin, "pdf"))
-        return InteractiveFigure(name, build(name), found.description, twin)
-    rendered = _render_formats(name, ("svg", "pdf"))
-    return RenderedFigure(name, rendered["svg"], _b64(rendered["pdf"]))
+        return InteractiveFigure(name, build(name), found.description)
+    return RenderedFigure(name, render(name, "svg"))
 
 
-def _b64(data: bytes) -> str:
-    """Binary output as a notebook stores it: base64 text."""
-    return base64.b64encode(data).decode("ascii")
+def print_twin(name: str) -> str:
+    """The static figure that stands for ``name`` on paper: itself, or an interactive
+    figure's twin."""
+    found = entry(name)
+    return found.twin if found.kind == INTERACTIVE else name
 
 
 def write_all(outdir: str | Path, selected: Iterable[str] | None = None) -> list[Path]:

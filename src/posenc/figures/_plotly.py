@@ -2,10 +2,10 @@
 
 An interactive figure (registered with :func:`posenc.figures.interactive_figure` in its
 chapter's module) is shown as a ``<div>`` with the marker class :data:`MARKER` and an inline
-script calling ``Plotly.newPlot``; the build extension (tools/book_ext.py) serves Plotly's basic
-bundle from the site and loads it on the pages that carry the marker only, once the page and its
-formulas are done. In JupyterLab the same output also carries Plotly's own mime type, which the
-jupyterlab-plotly renderer (shipped with the ``plotly`` package) draws.
+script calling ``Plotly.newPlot``; the build extension (tools/extensions/offline_assets.py)
+serves Plotly's basic bundle from the site and loads it on the pages that carry the marker only,
+once the page and its formulas are done. In JupyterLab the same output also carries Plotly's own
+mime type, which the jupyterlab-plotly renderer (shipped with the ``plotly`` package) draws.
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ import numpy as np
 
 from . import _style
 
-# class of the div; tools/book_ext.py looks for it in a page's body
+# class of the div; tools/extensions/offline_assets.py looks for it in a page's body
 MARKER = "posenc-plotly"
-# Set to "1" by the book build (tools/book_ext.py), whose kernels inherit it: the website uses the
-# HTML, and MyST-NB would warn about Plotly's mime type, which it does not know.
+# Set to "1" by the book build (tools/extensions/execution_cache.py), whose kernels inherit
+# it: the website uses the HTML, and MyST-NB would warn about Plotly's mime type, which it
+# does not know.
 HTML_ONLY_VARIABLE = "POSENC_HTML_ONLY"
 PLOTLY_MIME = "application/vnd.plotly.v1+json"
 SIGNIFICANT = 4  # digits kept in the JSON: plenty for a plot, and it keeps pages light
@@ -183,11 +184,10 @@ class InteractiveFigure:
     """What ``show`` returns for an interactive figure: HTML for the website, Plotly's mime type
     for Jupyter."""
 
-    def __init__(self, name: str, figure, description: str, pdf: str = ""):
+    def __init__(self, name: str, figure, description: str):
         self.name = name
         self.figure = figure
         self.description = description
-        self.pdf = pdf  # the static twin as base64 PDF: what the print edition shows
 
     def spec(self) -> dict:
         spec = json.loads(self.figure.to_json())
@@ -209,7 +209,8 @@ class InteractiveFigure:
             f'  function draw() {{ Plotly.newPlot("{element}", spec.data, spec.layout,'
             " spec.config); }\n"
             # the website's pages load Plotly after the page and its formulas
-            # (window.posencPlotly, tools/book_ext.py); any other page brings its own Plotly
+            # (window.posencPlotly, tools/extensions/offline_assets.py); any other page
+            # brings its own Plotly
             "  if (window.Plotly) { draw(); }\n"
             "  else if (window.posencPlotly) { window.posencPlotly.then(draw); }\n"
             '  else { window.addEventListener("load", draw); }\n'
@@ -218,8 +219,6 @@ class InteractiveFigure:
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
         bundle = {"text/html": self._repr_html_(), "text/plain": repr(self)}
-        if self.pdf:
-            bundle["application/pdf"] = self.pdf
         if os.environ.get(HTML_ONLY_VARIABLE) != "1":
             # JupyterLab draws this with the jupyterlab-plotly renderer that ships with plotly
             # (the HTML above needs the page's Plotly bundle, which only the website has)
