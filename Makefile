@@ -38,7 +38,10 @@ export OPENBLAS_NUM_THREADS ?= 1
 help:
 	@echo "Sinusoidal Position Encoding, Derived (the table is in CONTRIBUTING.md)"
 	@sed -n '/^## Make targets/,/^## /p' CONTRIBUTING.md \
-	  | awk -F' *[|] *' '/^[|] `make/ {gsub(/`/, ""); printf "  %-16s %s\n", $$2, $$3}'
+	  | awk -F' *[|] *' '/^[|] `make/ {gsub(/`/, ""); n = split($$3, w, " "); line = ""; \
+	      name = sprintf("  %-16s", $$2); for (i = 1; i <= n; i++) { \
+	        if (length(line) + length(w[i]) > 76) { print name " " line; name = sprintf("%18s", ""); line = "" } \
+	        line = line (line ? " " : "") w[i] } print name " " line }'
 
 # The virtual environment, exactly as pinned: the interpreter's pip installs uv (its version
 # pinned in requirements.txt), uv makes the venv match the two requirements files exactly and
@@ -67,13 +70,15 @@ book-zh: wheel
 	$(PY) tools/translations.py build
 
 # The posenc wheel the download menus offer, built by the standard build tool (a source
-# distribution, then the wheel from it), with the pins it was tested with, in both editions
+# distribution, then the wheel from it), with the pins it was tested with (constraints.txt) and
+# JupyterLab's (lab.txt, installed with --no-deps), in both editions
 wheel: $(STAMP)
 	rm -rf _build/dist $(HTML)/wheel $(HTML)/zh/wheel
 	$(UV) build --quiet --python $(PY) --no-build-isolation --out-dir _build/dist .
 	mkdir -p $(HTML)/wheel $(HTML)/zh
 	cp _build/dist/*.whl $(HTML)/wheel/
 	cat requirements.txt requirements-lab.txt > $(HTML)/wheel/constraints.txt
+	cp requirements-lab.txt $(HTML)/wheel/lab.txt
 	cp -r $(HTML)/wheel $(HTML)/zh/
 
 # After an edit of the English: new messages into locale/zh_CN's catalogues (untranslated),
@@ -123,17 +128,19 @@ notebooks: book
 	@ls $(HTML)/notebooks
 
 # JupyterLab's pins, exactly (--no-deps): make lock already resolved everything it needs and
-# left out, on purpose, what requirements-lab-excludes.txt names. The MyST .md chapters open as
-# notebooks (jupytext) on a double click.
+# left out, on purpose, what requirements-lab-excludes.txt names.
 $(LAB_STAMP): $(STAMP) requirements-lab.txt
 	$(UV) pip install --quiet --compile-bytecode --no-deps --python $(PY) -r requirements-lab.txt
-	mkdir -p $(VENV)/share/jupyter/lab/settings
-	printf '%s\n' '{"@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"}}}' \
-	  > $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $@
 
-lab: $(LAB_STAMP)
-	$(BIN)/jupyter lab --ip=127.0.0.1 $$([ "$$(id -u)" = 0 ] && echo --allow-root) book/
+# JupyterLab on the executed chapters as the site offers them (_build/lab/): their text shows
+# the book's numbers and references, which JupyterLab cannot compute from book/*.md (MyST-NB's
+# glue and Sphinx's references exist only in the build). Edits belong in book/*.md: the next
+# `make lab` copies the notebooks afresh.
+lab: $(LAB_STAMP) book-en
+	rm -rf _build/lab && mkdir -p _build/lab
+	cp $(HTML)/_sources/book/*.ipynb _build/lab/
+	$(BIN)/jupyter lab --ip=127.0.0.1 $$([ "$$(id -u)" = 0 ] && echo --allow-root) _build/lab/
 
 serve:
 	@test -f $(HTML)/index.html || { echo "no site yet: run 'make book' first"; exit 1; }

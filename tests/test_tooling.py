@@ -81,7 +81,9 @@ def test_chapter_lint_wants_each_mutant_text_exactly_once(tmp_path, replace, fou
     """A mutant's `replace` text must occur once in its cell: twice, the mutant may change
     another line than the one meant; never, it changes nothing."""
     chapter = tmp_path / "ch99-mutant.md"
-    chapter.write_text(NOTEBOOK_HEADER + "\n# Mutants\n" + MUTANT_CELL.format(replace=replace))
+    chapter.write_text(
+        NOTEBOOK_HEADER + "\n# Mutants\n" + MUTANT_CELL.format(replace=replace)
+    )
     result = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "lint_chapters.py"), str(chapter)],
         capture_output=True,
@@ -91,6 +93,40 @@ def test_chapter_lint_wants_each_mutant_text_exactly_once(tmp_path, replace, fou
     assert (result.returncode, flagged) == ((0, False) if found == 1 else (1, True)), (
         result.stdout + result.stderr
     )
+
+
+MATHS_CHAPTER = """
+# Maths
+
+$$
+x = 1
+
+$$
+
+```{code-cell} ipython3
+s = '''
+$$
+
+$$
+'''
+```
+"""
+
+
+def test_chapter_lint_refuses_a_blank_line_inside_display_maths(tmp_path):
+    """jupyterlab-myst shows a display formula with a blank line inside as raw TeX (the site
+    renders it): the lint names the line. The same lines in a code cell are code."""
+    chapter = tmp_path / "ch99-maths.md"
+    chapter.write_text(NOTEBOOK_HEADER + MATHS_CHAPTER)
+    blank = (NOTEBOOK_HEADER + MATHS_CHAPTER).splitlines().index("x = 1") + 2
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "lint_chapters.py"), str(chapter)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"{chapter}:{blank}:1: MATH blank line" in result.stdout, result.stdout
+    assert result.stdout.count("MATH") == 1, result.stdout
 
 
 def test_the_lab_pins_leave_out_what_the_excludes_file_names():

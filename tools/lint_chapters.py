@@ -8,8 +8,9 @@ per-file-ignores for "*.ipynb" hold what chapters may do besides). Findings are 
 at their line in the chapter's .md source. A check cell's `falsify` mutants are linted too:
 each `replace` text must occur exactly once in its cell (posenc.checks replaces the first
 occurrence; a text found twice may mutate another line than the one meant, and reformatting a
-cell may silently leave a mutant with nothing to replace). Exit status: 0 when clean, 1 with
-findings.
+cell may silently leave a mutant with nothing to replace). And a display formula (`$$` ... `$$`)
+may hold no blank line: the site renders it, but JupyterLab (jupyterlab-myst) shows it as raw TeX.
+Exit status: 0 when clean, 1 with findings.
 
     python tools/lint_chapters.py [book/ch05-decay-integral.md ...]
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -82,6 +84,28 @@ def mutant_findings(path: Path, cells) -> list[tuple]:
     return findings
 
 
+# the opening fence of code (a code cell, a code block, a fence with a language), whose lines
+# are not prose; a directive's fence ({prf:proof}, {dropdown}, ...) holds prose
+CODE_FENCE = re.compile(r"^(`{3,}|~{3,})\s*(\{code-cell\}|\{code-block\}|\{code\}|[A-Za-z])")
+
+
+def display_math_findings(path: Path) -> list[tuple]:
+    """A finding for each blank line inside a `$$` display formula of the prose."""
+    findings, fence, opened = [], None, None
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        text = line.strip()
+        if fence is None and opened is None and (code := CODE_FENCE.match(text)):
+            fence = code.group(1)
+        elif fence is not None:
+            fence = None if text == fence else fence
+        elif text == "$$":
+            opened = number if opened is None else None
+        elif opened is not None and not text:
+            message = f"blank line inside the display formula opened at line {opened}"
+            findings.append((shown(path), number, 1, "MATH", message))
+    return findings
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -114,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
             target = Path(tmp) / f"{path.stem}.ipynb"
             nbformat.write(notebook, target)
             starts[target.name] = (path, [line for _, line, _ in cells])
-            findings += mutant_findings(path, cells)
+            findings += mutant_findings(path, cells) + display_math_findings(path)
         result = subprocess.run(
             [
                 str(RUFF),

@@ -203,6 +203,11 @@ def _save(fig: Figure, fmts: Iterable[str]) -> dict[str, bytes]:
                 buffer, format=fmt, metadata=SAVE_METADATA[fmt], bbox_inches=box
             )
             saved[fmt] = buffer.getvalue()
+        if "svg" in saved:
+            # without matplotlib's final newline, which MyST-NB drops when it writes a notebook's
+            # SVG output to the site: figures/NAME.svg, the notebook's output and the site's
+            # file are then the same bytes
+            saved["svg"] = saved["svg"].removesuffix(b"\n")
     return saved
 
 
