@@ -82,7 +82,7 @@ def test_interactive_figure_draws_and_responds(browser, server, relative, name):
     page.mouse.move(*target)
     page.wait_for_function(
         f"document.querySelectorAll('{selector} .hoverlayer text').length > 0",
-        timeout=5000,
+        timeout=20000,
     )
 
     controls = (
@@ -96,14 +96,14 @@ def test_interactive_figure_draws_and_responds(browser, server, relative, name):
         before = page.evaluate(ys)
         rail = div.locator(".slider-rail-touch-rect").first.bounding_box()
         page.mouse.click(rail["x"] + 2, rail["y"] + rail["height"] / 2)
-        page.wait_for_function(f"{ys} !== {before!r}", timeout=5000)
+        page.wait_for_function(f"{ys} !== {before!r}", timeout=20000)
 
     # the menu: open it and choose its first item (another dimension d)
     if div.locator(".updatemenu-header-group").count():
         shown = page.evaluate(visible)
         div.locator(".updatemenu-header-group").first.click()
         div.locator(".updatemenu-dropdown-button").first.click()
-        page.wait_for_function(f"{visible} !== {shown!r}", timeout=5000)
+        page.wait_for_function(f"{visible} !== {shown!r}", timeout=20000)
 
     assert not outside, f"requests left 127.0.0.1: {outside}"
     assert not errors, f"console errors: {errors}"
@@ -260,7 +260,7 @@ def test_sidebar_toggles_open_and_close_their_panels(browser, server, width):
             was_open = page.evaluate(ON_SCREEN, panel)
             toggle.click()
             page.wait_for_function(
-                f"({ON_SCREEN})({panel!r}) !== {str(was_open).lower()}", timeout=3000
+                f"({ON_SCREEN})({panel!r}) !== {str(was_open).lower()}", timeout=20000
             )
             # close again: a second click where the panel sits beside the text, else Escape
             if was_open:
@@ -268,7 +268,7 @@ def test_sidebar_toggles_open_and_close_their_panels(browser, server, width):
             else:
                 page.keyboard.press("Escape")
             page.wait_for_function(
-                f"({ON_SCREEN})({panel!r}) === {str(was_open).lower()}", timeout=3000
+                f"({ON_SCREEN})({panel!r}) === {str(was_open).lower()}", timeout=20000
             )
     assert not outside and not errors, (outside, errors)
     page.close()

@@ -9,20 +9,77 @@ Helpers in tools/browser.py.
 from __future__ import annotations
 
 import pytest
-from browser import (
-    ALL_IN_VIEW,
-    CHECKS,
-    CONSOLE_ALLOW,
-    DESKTOP,
-    PAGE_BUDGET,
-    PHONE,
-    first_view,
-    result,
-    site_pages,
-    start,
-)
+from browser import DESKTOP, PAGE_BUDGET, PHONE, first_view
 
 pytestmark = pytest.mark.browser
+
+
+# Console errors that are expected and harmless, each with its reason.
+CONSOLE_ALLOW = {}
+
+
+def site_pages(site):
+    return sorted(
+        str(path.relative_to(site))
+        for path in site.rglob("*.html")
+        if not {"mathjax", "_static"} & set(path.relative_to(site).parts)
+    )
+
+
+TYPESET_ALL = """async () => {
+    await MathJax.startup.promise;
+    // ui/lazy typesets formulas as they scroll into view; checks want every one of them
+    if (MathJax.startup.document.lazyTypesetAll) await MathJax.startup.document.lazyTypesetAll();
+}"""
+
+
+def start(page, script: str) -> None:
+    """Start ``script`` (a JavaScript function, possibly async) in ``page`` and return at once;
+    ``result(page)`` waits for what it returns. Each browser context renders in a process of
+    its own, so scripts started in two pages run at once, one per core, where
+    ``page.evaluate`` would wait for one page before it starts the next."""
+    page.evaluate(
+        f"""() => {{ window.posencResult = undefined; setTimeout(async () => {{
+            try {{ window.posencResult = {{value: await ({script})()}}; }}
+            catch (error) {{ window.posencResult = {{error: String(error)}}; }}
+        }}, 0); }}"""
+    )
+
+
+def result(page, timeout: float = 20000):
+    """What the script of the last ``start(page, ...)`` returned, once it has."""
+    page.wait_for_function("window.posencResult !== undefined", timeout=timeout)
+    outcome = page.evaluate("window.posencResult")
+    if "error" in outcome:
+        raise AssertionError(f"{page.url}: {outcome['error']}")
+    return outcome.get("value")
+
+
+# The whole page in view, as a script for start(): every formula typeset (not only those on
+# screen), every figure loaded (not only those near the screen), the interactive figures drawn
+# (Plotly comes after the page and its formulas).
+ALL_IN_VIEW = (
+    "async () => { if (document.querySelector('.math')) await ("
+    + TYPESET_ALL
+    + """)();
+    document.querySelectorAll('img[loading=lazy]').forEach(img => img.loading = 'eager');
+    while (![...document.images].every(img => img.complete))
+        await new Promise(resolve => setTimeout(resolve, 20));
+    if (window.posencPlotly) await window.posencPlotly;
+}"""
+)
+
+
+CHECKS = """() => ({
+    raw: [...document.querySelectorAll('.math')]
+        .filter(el => !el.querySelector('mjx-container mjx-math'))
+        .map(el => el.textContent.slice(0, 60)),
+    typeset: [...document.querySelectorAll('.math')]
+        .filter(el => el.querySelector('mjx-container mjx-math')).length,
+    merror: document.querySelectorAll('mjx-merror').length,
+    broken: [...document.images].filter(img => !img.complete || img.naturalWidth === 0)
+        .map(img => img.src),
+})"""
 
 
 def pages_to_visit(site) -> list[str]:

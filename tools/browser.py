@@ -44,8 +44,6 @@ FETCHED = {
 }
 # Bytes a first view of a page without an interactive figure may load (tests/test_pages.py)
 PAGE_BUDGET = 2_500_000
-# Console errors that are expected and harmless, each with its reason.
-CONSOLE_ALLOW = {}
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -67,14 +65,6 @@ def serve(site):
 
 
 DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
-
-
-def site_pages(site):
-    return sorted(
-        str(path.relative_to(site))
-        for path in site.rglob("*.html")
-        if not {"mathjax", "_static"} & set(path.relative_to(site).parts)
-    )
 
 
 def keep_local(page, origin: str) -> tuple[list[str], list[str]]:
@@ -116,13 +106,6 @@ def visit(browser, url, origin, viewport=None, idle=True):
     return page, outside, errors
 
 
-TYPESET_ALL = """async () => {
-    await MathJax.startup.promise;
-    // ui/lazy typesets formulas as they scroll into view; checks want every one of them
-    if (MathJax.startup.document.lazyTypesetAll) await MathJax.startup.document.lazyTypesetAll();
-}"""
-
-
 def load_all_images(page, timeout=20000):
     """Figures load lazily (when scrolled near); fetch them all now and wait for them."""
     page.evaluate(
@@ -133,43 +116,6 @@ def load_all_images(page, timeout=20000):
     )
 
 
-def start(page, script: str) -> None:
-    """Start ``script`` (a JavaScript function, possibly async) in ``page`` and return at once;
-    ``result(page)`` waits for what it returns. Each browser context renders in a process of
-    its own, so scripts started in two pages run at once, one per core, where
-    ``page.evaluate`` would wait for one page before it starts the next."""
-    page.evaluate(
-        f"""() => {{ window.posencResult = undefined; setTimeout(async () => {{
-            try {{ window.posencResult = {{value: await ({script})()}}; }}
-            catch (error) {{ window.posencResult = {{error: String(error)}}; }}
-        }}, 0); }}"""
-    )
-
-
-def result(page, timeout: float = 20000):
-    """What the script of the last ``start(page, ...)`` returned, once it has."""
-    page.wait_for_function("window.posencResult !== undefined", timeout=timeout)
-    outcome = page.evaluate("window.posencResult")
-    if "error" in outcome:
-        raise AssertionError(f"{page.url}: {outcome['error']}")
-    return outcome.get("value")
-
-
-# The whole page in view, as a script for start(): every formula typeset (not only those on
-# screen), every figure loaded (not only those near the screen), the interactive figures drawn
-# (Plotly comes after the page and its formulas).
-ALL_IN_VIEW = (
-    "async () => { if (document.querySelector('.math')) await ("
-    + TYPESET_ALL
-    + """)();
-    document.querySelectorAll('img[loading=lazy]').forEach(img => img.loading = 'eager');
-    while (![...document.images].every(img => img.complete))
-        await new Promise(resolve => setTimeout(resolve, 20));
-    if (window.posencPlotly) await window.posencPlotly;
-}"""
-)
-
-
 # Set before the page's scripts run: the moment MathJax has typeset what the reader sees.
 MATHJAX_CLOCK = """(() => { const t = setInterval(() => {
     if (window.MathJax && MathJax.startup && MathJax.startup.promise) { clearInterval(t);
@@ -178,16 +124,6 @@ MATHJAX_CLOCK = """(() => { const t = setInterval(() => {
 LOADED_BYTES = """() => [performance.getEntriesByType('navigation')[0],
                       ...performance.getEntriesByType('resource')]
     .reduce((sum, entry) => sum + entry.encodedBodySize, 0)"""
-CHECKS = """() => ({
-    raw: [...document.querySelectorAll('.math')]
-        .filter(el => !el.querySelector('mjx-container mjx-math'))
-        .map(el => el.textContent.slice(0, 60)),
-    typeset: [...document.querySelectorAll('.math')]
-        .filter(el => el.querySelector('mjx-container mjx-math')).length,
-    merror: document.querySelectorAll('mjx-merror').length,
-    broken: [...document.images].filter(img => !img.complete || img.naturalWidth === 0)
-        .map(img => img.src),
-})"""
 
 
 def first_view(browser, server, relative):

@@ -65,7 +65,9 @@ def cache_damage(cache_dir: Path) -> str | None:
 
 def drop_untrusted_cache(app: Sphinx, env, added, changed, removed) -> list[str]:
     """`env-get-outdated`: delete a cache filled with another library or other requirements,
-    or a damaged one, and read every page again."""
+    or a damaged one, and read every page again. Every page is read again too when the pages
+    this build read last were read with another library: another build that shares the cache
+    (the Chinese edition's, `make translations`) may have filled it anew since."""
     cache_dir = Path(env.mystnb_config.execution_cache_path)
     stamp = cache_dir / FINGERPRINT_FILE
     current = fingerprint()
@@ -80,7 +82,9 @@ def drop_untrusted_cache(app: Sphinx, env, added, changed, removed) -> list[str]
         shutil.rmtree(cache_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
     stamp.write_text(current + "\n")
-    return sorted(env.found_docs) if reason else []
+    read_with = getattr(env, "posenc_fingerprint", None)  # (a new environment reads all)
+    env.posenc_fingerprint = current  # saved with Sphinx's environment
+    return sorted(env.found_docs) if reason or read_with != current else []
 
 
 def is_notebook(path: Path) -> bool:
@@ -110,7 +114,8 @@ def execute_uncached(app: Sphinx, env, docnames: list[str]) -> None:
     uncached = cache.list_unexecuted(filter_pks=[record.pk for record in records])
     if not uncached:
         return
-    LOGGER.info("executing %d chapters, %d at a time", len(uncached), os.cpu_count())
+    count = f"{len(uncached)} chapter" + "s" * (len(uncached) > 1)
+    LOGGER.info("executing %s, %d at a time", count, os.cpu_count())
     logger = logging.getLogger("jupyter_cache")
     logger.setLevel(logging.INFO)  # the workers report each chapter on stderr
     result = load_executor("local-parallel", cache, logger=logger).run_and_cache(
