@@ -16,6 +16,7 @@ from browser import (
     load_all_images,
     visit,
 )
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from support.book import ROOT
 
 pytestmark = pytest.mark.browser
@@ -76,14 +77,19 @@ def test_interactive_figure_draws_and_responds(browser, server, relative, name):
     div.scroll_into_view_if_needed()
 
     # hover read-out
-    # the mouse goes to the last point of the first visible trace that reads out values
-    target = page.evaluate(HOVER_TARGET, selector)
-    assert target, "no visible trace with a hover read-out"
-    page.mouse.move(*target)
-    page.wait_for_function(
-        f"document.querySelectorAll('{selector} .hoverlayer text').length > 0",
-        timeout=20000,
-    )
+    # the mouse goes to the last point of the first visible trace that reads out values; where
+    # the page still moves (formulas above it typeset as they come into view), it goes again
+    hovered = f"document.querySelectorAll('{selector} .hoverlayer text').length > 0"
+    for _ in range(5):
+        target = page.evaluate(HOVER_TARGET, selector)
+        assert target, "no visible trace with a hover read-out"
+        page.mouse.move(*target)
+        try:
+            page.wait_for_function(hovered, timeout=4000)
+            break
+        except PlaywrightTimeout:
+            page.mouse.move(0, 0)
+    assert page.evaluate(hovered), "no hover read-out at the trace's last point"
 
     controls = (
         div.locator(".slider-rail-touch-rect").count()
