@@ -162,8 +162,7 @@ class ReadablePage:
             shown.append(f"[{label}]({link})")
         return f"({'; '.join(shown)})" if parenthetical else ", ".join(shown)
 
-    def role_cite_p(self, text: str) -> str:
-        return self.role_cite(text)
+    role_cite_p = role_cite
 
     def role_cite_t(self, text: str) -> str:
         return self.role_cite(text, parenthetical=False)
@@ -175,11 +174,10 @@ class ReadablePage:
         )
         return f"[{title or self.env.titles[docname].astext()}]({self.url(docname)})"
 
-    def role_other_edition(self, text: str) -> str:
+    def role_other_edition(self, text: str) -> str:  # links only the website has
         return text
 
-    def role_pdf_edition(self, text: str) -> str:
-        return text
+    role_pdf_edition = role_other_edition
 
 
 def glue_of(notebook) -> dict:
@@ -254,40 +252,37 @@ def banner(app: Sphinx, pagename: str) -> str:
     )
 
 
+# What a chapter's download menu offers besides the notebook (book/appendix-reproducing.md
+# says how to use them): (file in <html>/wheel/, the menu's text, its tooltip, its icon)
+OFFERED = [
+    ("posenc-*.whl", ".whl", "The posenc library, to run the notebook with", "fa-cube"),
+    (
+        "constraints.txt",
+        "constraints.txt",
+        "The versions it was built with",
+        "fa-list-ul",
+    ),
+    ("lab.txt", "lab.txt", "JupyterLab, as it was built with", "fa-list-ul"),
+]
+
+
 def offer_wheel(app: Sphinx, pagename, templatename, context, doctree) -> None:
     """`html-page-context`, after the theme has made its header buttons: the wheel and the
     pins in a chapter's download menu, next to the .ipynb."""
-    wheels = sorted((Path(app.outdir) / WHEEL_DIR).glob("posenc-*.whl"))
-    if not wheels or not context.get("ipynb_source"):
+    if not context.get("ipynb_source"):
         return
-    offered = [
-        (
-            wheels[-1].name,
-            ".whl",
-            "The posenc library, to run the notebook with",
-            "wheel",
-        ),
-        (
-            "constraints.txt",
-            "constraints.txt",
-            "The versions it was built with",
-            "constraints",
-        ),
-    ]
+    buttons = []
+    for pattern, text, tooltip, icon in OFFERED:
+        for found in sorted((Path(app.outdir) / WHEEL_DIR).glob(pattern))[-1:]:
+            url = context["pathto"](f"{WHEEL_DIR}/{found.name}", 1)
+            label = f"download-{found.name.split('-')[0].split('.')[0]}-button"
+            buttons.append(
+                {"type": "link", "url": url, "text": text, "tooltip": tooltip,
+                 "icon": f"fas {icon}", "label": label}
+            )  # fmt: skip
     for group in context.get("header_buttons", []):
         if group.get("label") == "download-buttons":
-            for place, (name, text, tooltip, label) in enumerate(offered, start=1):
-                group["buttons"].insert(
-                    place,
-                    {
-                        "type": "link",
-                        "url": context["pathto"](f"{WHEEL_DIR}/{name}", 1),
-                        "text": text,
-                        "tooltip": tooltip,
-                        "icon": "fas fa-cube" if label == "wheel" else "fas fa-list-ul",
-                        "label": f"download-{label}-button",
-                    },
-                )
+            group["buttons"][1:1] = buttons
 
 
 def setup(app: Sphinx) -> dict:

@@ -66,8 +66,7 @@ def mathjax_files(config) -> list[str]:
 
 
 def copy_mathjax(app: Sphinx, exception) -> None:
-    """`build-finished`: copy mathjax_files and the licence where `mathjax_path` points, unless
-    the copy there came from the same package and the same list."""
+    """`build-finished`: copy mathjax_files and the licence where `mathjax_path` points."""
     if exception is not None or app.builder.format != "html":
         return
     # relative to _static/; the Chinese edition in html/zh/ uses the English site's copy
@@ -75,10 +74,6 @@ def copy_mathjax(app: Sphinx, exception) -> None:
     if Path(app.outdir).resolve() not in target.parents:
         return
     source, files = mathjax_source(), mathjax_files(app.config)
-    marker = target / ".copied-from"
-    stamp = "\n".join([str(source), *files])
-    if marker.exists() and marker.read_text() == stamp:
-        return
     missing = [f for f in [*files, "../LICENSE"] if not (source / f).exists()]
     if missing:
         raise ExtensionError(
@@ -94,7 +89,6 @@ def copy_mathjax(app: Sphinx, exception) -> None:
         else:
             shutil.copyfile(origin, copy)
     shutil.copyfile(source.parent / "LICENSE", target / "LICENSE")
-    marker.write_text(stamp)
 
 
 def plotly_source() -> Path:
