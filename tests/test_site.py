@@ -525,6 +525,20 @@ def test_citations_in_the_text_match_their_labels(soups):
     )
 
 
+def test_the_offered_wheel_is_the_installed_posenc_version(built_site):
+    """The wheel's name and its metadata carry posenc.__version__ (they said 0.1.0 while the
+    library said 0.2.0: review item 7)."""
+    import zipfile
+
+    import posenc
+
+    wheels = sorted((built_site / "wheel").glob("posenc-*-py3-none-any.whl"))
+    assert [w.name for w in wheels] == [f"posenc-{posenc.__version__}-py3-none-any.whl"]
+    with zipfile.ZipFile(wheels[0]) as wheel:
+        metadata = wheel.read(f"posenc-{posenc.__version__}.dist-info/METADATA").decode()
+    assert f"\nVersion: {posenc.__version__}\n" in metadata
+
+
 def test_every_chapter_offers_the_posenc_wheel(built_site):
     """Each chapter's download menu and the reproducing appendix link the posenc wheel that the
     build put into the site (and the appendix its constraints.txt)."""
