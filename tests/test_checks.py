@@ -155,3 +155,29 @@ def test_the_verdict_states_each_kind_with_its_scope_strongest_first():
 def test_a_scope_is_written_on_one_line():
     checks.sampled([True], "(d, t):\n   d ≤ 64")
     assert recorded_verdict() == "Checked on 1 random sample ((d, t): d ≤ 64)"
+
+
+def test_checks_with_one_scope_are_properties_of_the_same_draws():
+    """Two properties of the same 40 draws are 40 samples, not 80; other draws, with a scope
+    of their own, are listed beside them."""
+    checks.sampled(np.ones(40, bool), "40 draws of (q, k)")
+    checks.sampled(np.ones(40, bool), "40 draws of (q, k)")
+    checks.sampled(np.ones(7, bool), "7 draws of x")
+    assert recorded_verdict() == (
+        "Checked on 40 random samples (40 draws of (q, k)); 7 random samples (7 draws of x)"
+    )
+
+
+def test_an_identity_between_matrices():
+    n = sp.Symbol("n", integer=True, positive=True)
+    A, B = sp.MatrixSymbol("A", n, n), sp.MatrixSymbol("B", n, n)
+    checks.identity(
+        sp.block_collapse(sp.BlockMatrix([[A, B]]) * sp.BlockMatrix([[A], [B]])),
+        A * A + B * B,
+        scope=checks.ALL,
+    )
+    checks.identity(sp.Matrix([[x, 1]]) * 2, sp.Matrix([[2 * x, 2]]), scope=checks.ALL)
+    with pytest.raises(AssertionError, match="simplifies to"):
+        checks.identity(A * B, B * A, scope=checks.ALL)
+    with pytest.raises(AssertionError, match="simplifies to"):
+        checks.identity(sp.Matrix([[x, 1]]), sp.Matrix([[x, 2]]), scope=checks.ALL)

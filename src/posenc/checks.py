@@ -151,7 +151,11 @@ def identity(
         )
     simplify = sp.simplify if simplify is None else simplify
     difference = simplify(lhs - rhs)
-    if difference != 0:
+    if isinstance(difference, sp.MatrixBase):  # an explicit matrix: every entry is 0
+        zero = all(entry == 0 for entry in difference)
+    else:  # a scalar, or a matrix expression (0 as ZeroMatrix)
+        zero = difference == 0 or bool(getattr(difference, "is_ZeroMatrix", False))
+    if not zero:
         _fail(f"{what} fails: lhs - rhs simplifies to {difference}, not 0")
     _RECORDED.append(_Evidence(SYMBOLIC, scope))
 
@@ -179,7 +183,8 @@ def grid(condition, scope=_MISSING, *, points: int | None = None) -> None:
     """Record a check on a grid of points of a continuum: ``condition`` holds one truth value
     per point (or give ``points``, the number behind a single truth value); ``scope``
     (required) says where the grid lies (``"x in [0, 10⁴], five bases"``). The verdict says
-    "checked on a grid of N points (scope)": a grid is a sample of a continuum."""
+    "checked on N grid points (scope)": a grid is a sample of a continuum. Checks of one cell
+    with the same scope count as properties of the same points."""
     scope = _scope(scope, "scope", "grid", "x in [0, 10⁴], five bases")
     values = _truths(condition)
     n = int(values.size if points is None else points)
@@ -191,7 +196,9 @@ def grid(condition, scope=_MISSING, *, points: int | None = None) -> None:
 def sampled(condition, scope=_MISSING, *, samples: int | None = None) -> None:
     """Record a check on random samples: ``condition`` holds one truth value per sample (or
     give ``samples``, the number of samples behind a single truth value); ``scope``
-    (required) says what was drawn, and from where (``"(d, t, k): d ≤ 64, |k| ≤ 10⁴"``)."""
+    (required) says what was drawn, and from where (``"(d, t, k): d ≤ 64, |k| ≤ 10⁴"``).
+    Checks of one cell with the same scope count as properties of the same draws (the
+    verdict counts them once); other draws need a scope of their own."""
     scope = _scope(scope, "scope", "sampled", "(d, t, k): d ≤ 64, |k| ≤ 10⁴")
     values = _truths(condition)
     n = int(values.size if samples is None else samples)
@@ -259,7 +266,8 @@ def verdict(evidence: list[_Evidence]) -> str:
         elif kind in (GRID, SAMPLED):
             pieces = []
             for scope, group in groups.items():
-                n = sum(e.count for e in group)
+                # checks with the same scope are properties of the same draws or points
+                n = max(e.count for e in group)
                 noun = "grid point" if kind == GRID else "random sample"
                 plural = "" if n == 1 else "s"
                 pieces.append(f"{format_number(n, 0)} {noun}{plural} ({scope})")
