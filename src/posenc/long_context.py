@@ -89,7 +89,7 @@ def p_rope_frequencies(d, base=10000.0, p=0.75) -> np.ndarray:
 
 
 def score_from_coefficients(h, positions, d, base=10000.0) -> np.ndarray:
-    r"""The score function :math:`a(s) = \mathrm{Re}\sum_j h_j e^{i s\theta_j}` of
+    r"""The score function :math:`a(s) = \mathrm{Re}\sum_j h_j e^{\mathrm{i} s\theta_j}` of
     Position Interpolation, at the given (real) positions.
 
     ``h`` holds the d/2 complex coefficients :math:`h_j = \tilde q_j \overline{\tilde k_j}`.
