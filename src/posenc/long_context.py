@@ -197,10 +197,13 @@ def yarn_ramp(d, base, length, alpha=1.0, beta=32.0, ramp="turns") -> np.ndarray
     outward. With :math:`c(r) = \frac{d}{2}\ln\frac{L}{2\pi r} / \ln b`, the (fractional)
     index of the pair that makes r turns,
 
-    .. math:: i_{\text{lo}} = \max(\lfloor c(\beta) \rfloor, 0), \quad
-              i_{\text{hi}} = \min(\lceil c(\alpha) \rceil, d - 1), \quad
-              \gamma_i = 1 - \operatorname{clip}\Big(\frac{i - i_{\text{lo}}}
-              {i_{\text{hi}} - i_{\text{lo}}}, 0, 1\Big),
+    .. math::
+        \begin{aligned}
+        i_{\text{lo}} &= \max(\lfloor c(\beta) \rfloor, 0), \qquad
+        i_{\text{hi}} = \min(\lceil c(\alpha) \rceil, d - 1),\\
+        \gamma_i &= 1 - \operatorname{clip}\Big(\frac{i - i_{\text{lo}}}
+        {i_{\text{hi}} - i_{\text{lo}}}, 0, 1\Big),
+        \end{aligned}
 
     with :math:`i_{\text{hi}}` raised by 0.001 when the two bounds are equal, as the code
     does. (transformers' ``truncate: false``, used by gpt-oss, leaves the bounds unrounded;
