@@ -15,7 +15,7 @@ attention weight by query–key distance. RoPE is also scored with its inference
 
 Results are deterministic for a fixed program, seed and thread count: the runner
 (``python -m posenc.experiments``) pins XLA to one thread per process
-(:data:`posenc.experiments.__main__.XLA_FLAGS`) before JAX starts. Derived in chapter 15
+(:data:`posenc.experiments.runner.XLA_FLAGS`) before JAX starts. Derived in chapter 15
 (:ref:`ch15-grid`).
 """
 
