@@ -55,9 +55,7 @@ def stale(records: dict, configs=None) -> list[str]:
 
 def labels(records: dict) -> list[str]:
     """The encodings' labels present in ``records``, in the grid's order."""
-    present = {
-        record["name"].split("-s")[0].split("-", 1)[1] for record in records.values()
-    }
+    present = {config_of(record).label for record in records.values()}
     order = [config.label for config in grid() if config.task == TASKS[0]]
     return [label for label in dict.fromkeys(order) if label in present]
 
@@ -67,7 +65,7 @@ def runs(records: dict, task: str, label: str) -> list[dict]:
     found = [
         record
         for record in records.values()
-        if record["name"].rsplit("-s", 1)[0] == f"{task}-{label}"
+        if record["config"]["task"] == task and config_of(record).label == label
     ]
     if not found:
         raise ValueError(f"label must name an encoding of the results, got {label!r}")

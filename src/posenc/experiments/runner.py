@@ -115,7 +115,8 @@ def provenance_base() -> dict:
         except PackageNotFoundError:
             versions[package] = None
     library = Path(__file__).resolve().parents[1]
-    status = _git("status", "--porcelain", "--", str(library))
+    # the library's sources, not the records this runner writes
+    status = _git("status", "--porcelain", "--", str(library), f":(exclude){RESULTS}")
     device = jax.devices()[0]
     return {
         "versions": versions,
