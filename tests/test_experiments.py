@@ -16,12 +16,20 @@ Three kinds of test:
 
 from __future__ import annotations
 
+import copy
 import math
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
 
 import numpy as np
 import pytest
+from conftest import ROOT
 
 import posenc
+from posenc.experiments import results as committed
 from posenc.experiments.config import (
     CODE_VERSION,
     ENCODINGS,
@@ -342,3 +350,214 @@ def test_the_grid_names_each_run_once():
     assert len(names) == len(set(names))
     assert {c.task for c in grid()} == {"recall", "offset"}
     assert {c.label for c in grid()} >= {"nope", "alibi", "rope-b10000", "rope-b10"}
+
+
+# --------------------------------------------------------------------------- the committed
+# results
+
+
+@pytest.fixture(scope="module")
+def records():
+    return committed.load()
+
+
+def test_the_committed_results_are_the_current_grid(records):
+    """Every run of the grid has a record made from its current configuration: a change to
+    the grid or to CODE_VERSION without `make experiments` fails here (and the chapter)."""
+    assert not committed.stale(records), committed.stale(records)
+    assert set(records) == {config.name for config in grid()}
+
+
+def test_every_record_carries_its_provenance(records):
+    for name, record in records.items():
+        provenance = record["provenance"]
+        assert record["config_hash"] == config_hash(committed.config_of(record)), name
+        assert set(provenance["versions"]) >= {
+            "python",
+            "jax",
+            "jaxlib",
+            "optax",
+            "numpy",
+        }
+        assert all(provenance["versions"].values()), name
+        assert re.fullmatch(r"[0-9a-f]{40}", provenance["git_commit"]), name
+        assert provenance["library_differs_from_commit"] is False, name
+        assert provenance["wall_seconds"] > 0 and provenance["cpu_seconds"] > 0, name
+        assert "intra_op_parallelism_threads=1" in provenance["xla_flags"], name
+        assert record["results"]["train"]["parameters"] > 0, name
+
+
+def test_the_results_reader_needs_no_jax():
+    """The chapter, its figures and a notebook downloaded with the wheel read the results with
+    NumPy alone; `import posenc` imports no JAX either."""
+    script = (
+        "import sys\n"
+        "import posenc\n"
+        "posenc.sinusoidal(4, 8)\n"
+        "assert 'jax' not in sys.modules\n"
+        "from posenc.experiments import results\n"
+        "from posenc.figures import ch15_experiment\n"
+        "records = results.load()\n"
+        "assert records and not results.stale(records)\n"
+        "assert 'jax' not in sys.modules and 'optax' not in sys.modules, 'JAX imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, cwd=ROOT)
+
+
+def test_the_wheel_carries_the_results(tmp_path):
+    """The wheel a chapter page offers holds every record (built as the site builds it)."""
+    source = tmp_path / "source"
+    shutil.copytree(
+        ROOT / "src",
+        source / "src",
+        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"),
+    )
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            str(wheels),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = wheels.glob("posenc-*.whl")
+    held = {
+        name.rsplit("/", 1)[-1]
+        for name in zipfile.ZipFile(wheel).namelist()
+        if name.startswith("posenc/experiments/results/")
+    }
+    assert held == {f"{config.name}.json" for config in grid()}
+
+
+def test_binned_and_beyond_count_what_the_records_hold(records):
+    record = records["offset-alibi-s0"]
+    scores = record["results"]["eval"]["512"]
+    edges, rows = committed.binned(records, "offset", "alibi", 512)
+    assert rows.shape == (3, len(edges) - 1)
+    count = np.array(scores["bins"]["count"])
+    np.testing.assert_array_equal(np.isnan(rows[0]), count == 0)
+    beyond = committed.beyond(records, "offset", "alibi", 512)[0]
+    keep = np.array(scores["bins"]["edges"][:-1]) >= 64
+    expected = np.array(scores["bins"]["correct"])[keep].sum() / count[keep].sum()
+    assert beyond == expected
+    assert np.isnan(committed.beyond(records, "offset", "alibi", 64)).all()
+    overall = committed.accuracy(records, "offset", "alibi", 512)[0]
+    assert overall == scores["accuracy"]
+
+
+# --------------------------------------------------------------------------- reproduction
+
+#: The configuration the test retrains: no RoPE variants to score (about a minute of CPU), and
+#: its seeds differ in accuracy beyond the training length, not only in their losses.
+REPRODUCED = "offset-sinusoidal-s0"
+#: Tolerances: overall accuracy at each length (absolute), accuracy in each bin holding at
+#: least BIN_MINIMUM labelled positions (absolute), the windowed training losses (relative).
+#: On the machine and versions that made the records, a retraining (one process pinned to one
+#: core) gave the same accuracies in every bin and losses within 1e-5 relative, not bit for bit:
+#: XLA's summation order can differ between processes. The tolerances leave room for another
+#: CPU's arithmetic; the negative controls below show they still catch a drift or another seed.
+ACCURACY_TOL, BIN_TOL, BIN_MINIMUM, LOSS_RTOL = 0.02, 0.05, 200, 0.1
+
+
+def discrepancies(retrained: dict, reference: dict) -> list[str]:
+    """Where ``retrained``'s numbers leave ``reference``'s by more than the tolerances."""
+    found = []
+    mine, theirs = retrained["results"], reference["results"]
+    curves = np.array(mine["train"]["loss"]), np.array(theirs["train"]["loss"])
+    off = np.abs(curves[0] - curves[1]) > LOSS_RTOL * np.abs(curves[1])
+    if off.any():
+        found.append(f"training loss differs in {off.sum()} of {off.size} windows")
+    for group in ("eval", "variants"):
+        pairs = [(mine[group], theirs[group], "")]
+        if group == "variants":
+            pairs = [
+                (mine[group][v], theirs[group][v], f" ({v})") for v in theirs[group]
+            ]
+        for ours, reference_scores, what in pairs:
+            for length, scores in reference_scores.items():
+                accuracy = ours[length]["accuracy"]
+                if abs(accuracy - scores["accuracy"]) > ACCURACY_TOL:
+                    found.append(
+                        f"accuracy at {length}{what}: {accuracy} against {scores['accuracy']}"
+                    )
+                count = np.array(scores["bins"]["count"])
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    a = np.array(ours[length]["bins"]["correct"]) / count
+                    b = np.array(scores["bins"]["correct"]) / count
+                big = count >= BIN_MINIMUM
+                if np.any(np.abs(a - b)[big] > BIN_TOL):
+                    found.append(f"accuracy by bin at {length}{what}")
+    return found
+
+
+@pytest.fixture(scope="module")
+def retrained(tmp_path_factory):
+    """The runner, in a fresh process (it pins XLA's threads before JAX starts), retrains
+    REPRODUCED into a temporary folder: about a minute of CPU."""
+    out = tmp_path_factory.mktemp("retrained")
+    command = [
+        sys.executable,
+        "-m",
+        "posenc.experiments",
+        "--only",
+        REPRODUCED,
+        "--out",
+        str(out),
+        "--jobs",
+        "1",
+    ]
+    subprocess.run(command, check=True, cwd=ROOT, capture_output=True, text=True)
+    return out, command
+
+
+def test_a_retrained_run_reproduces_its_committed_numbers(retrained, records):
+    out, _ = retrained
+    record = committed.load(out)[REPRODUCED]
+    reference = records[REPRODUCED]
+    assert record["config_hash"] == reference["config_hash"]
+    assert discrepancies(record, reference) == []
+
+
+def test_a_second_run_does_nothing(retrained):
+    out, command = retrained
+    path = out / f"{REPRODUCED}.json"
+    before = path.read_bytes()
+    done = subprocess.run(command, check=True, cwd=ROOT, capture_output=True, text=True)
+    assert "0 to run" in done.stdout
+    assert path.read_bytes() == before
+
+
+def test_drifted_numbers_fail_the_comparison(records):
+    """Negative control: a committed number moved by twice its tolerance is caught."""
+    reference = records[REPRODUCED]
+    for move in ("accuracy", "loss"):
+        drifted = copy.deepcopy(reference)
+        if move == "accuracy":
+            scores = drifted["results"]["eval"]["512"]
+            scores["accuracy"] += (
+                2 * ACCURACY_TOL * (1 if scores["accuracy"] < 0.5 else -1)
+            )
+        else:
+            drifted["results"]["train"]["loss"][-1] *= 1 + 2 * LOSS_RTOL
+        assert discrepancies(reference, drifted) != [], move
+
+
+def test_another_seed_fails_the_comparison(retrained, records):
+    """Negative control: the same configuration with another seed lies outside the
+    tolerances, so a retraining that silently changed its seed (or its data) would fail."""
+    out, _ = retrained
+    record = committed.load(out)[REPRODUCED]
+    for seed in (1, 2):
+        other = records[REPRODUCED.replace("-s0", f"-s{seed}")]
+        assert discrepancies(record, other) != [], seed
