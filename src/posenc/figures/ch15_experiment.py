@@ -71,7 +71,6 @@ def accuracy_by_length():
                 label=name,
             )
         _length_axis(ax)
-        ax.set_title(TASK_TITLES[task])
     axes[0].set_ylabel("accuracy")
     _legend_below(fig, axes[0], ncol=4)
     return fig
@@ -115,7 +114,6 @@ def accuracy_by_distance():
     fig, axes = plt.subplots(1, 2, figsize=(8.6, 3.6), sharey=True)
     for ax, task in zip(axes, results.TASKS, strict=True):
         _binned_panel(ax, records, task, results.labels(records), longest)
-        ax.set_title(TASK_TITLES[task])
     axes[0].set_xlabel("distance from query to key")
     axes[1].set_xlabel("position of the query")
     axes[0].set_ylabel(f"accuracy at length {longest}")
@@ -159,7 +157,6 @@ def rope_variants():
                     label=f"{name}, {how}",
                 )
         _length_axis(ax)
-        ax.set_title(TASK_TITLES[task])
     axes[0].set_ylabel("accuracy")
     _legend_below(fig, axes[0], ncol=2)
     return fig
@@ -206,8 +203,16 @@ def attention():
                     ax.plot(x, head[: x.size], color=color, lw=0.9, ls=ls)
             ax.set_ylim(0, 1)
             ax.set_xticks([1, 8, 16, 24])
-            if row == 0:
-                ax.set_title(name, fontsize=9)
+            if row == 0:  # the column's encoding inside its panel: no titles
+                ax.text(
+                    0.5,
+                    0.96,
+                    name,
+                    transform=ax.transAxes,
+                    ha="center",
+                    va="top",
+                    fontsize=9,
+                )
             else:
                 ax.set_xlabel("distance $x$")
         axes[row, 0].set_ylabel(f"{TASK_TITLES[task]}\nmean attention")
