@@ -97,6 +97,128 @@ def test_yarn_llama():
     assert yarn_temperature(1) == 1.0
 
 
+def paper_ramp(d, base, length, alpha, beta):
+    """YaRN's ramp as the paper writes it (Peng et al. 2023, eq. 18-19), one pair at a time:
+    r = L / lambda turns; 0 below alpha, 1 above beta, linear in r between."""
+    out = []
+    for i in range(d // 2):
+        turns = length / (2 * math.pi * base ** (2 * i / d))
+        if turns < alpha:
+            out.append(0.0)
+        elif turns > beta:
+            out.append(1.0)
+        else:
+            out.append((turns - alpha) / (beta - alpha))
+    return np.array(out)
+
+
+def transformers_yarn(d, base, length, factor, beta_fast=32, beta_slow=1):
+    """transformers' _compute_yarn_parameters (modeling_rope_utils; read in 5.24.0, the same in
+    4.x; its default truncate=True), transcribed into plain Python: the inverse frequencies it
+    returns, in float64 where it uses float32. The YaRN authors' code and vLLM's YaRN rotary
+    embedding compute the same ramp."""
+
+    def correction_dim(rotations):
+        return (d * math.log(length / (rotations * 2 * math.pi))) / (2 * math.log(base))
+
+    low = max(math.floor(correction_dim(beta_fast)), 0)
+    high = min(math.ceil(correction_dim(beta_slow)), d - 1)
+    if low == high:
+        high += 0.001
+    inv_freq = []
+    for i in range(d // 2):
+        pos_freq = base ** (2 * i / d)
+        ramp = min(max((i - low) / (high - low), 0.0), 1.0)
+        extrapolation_factor = 1 - ramp
+        inv_freq.append(
+            (1 / (factor * pos_freq)) * (1 - extrapolation_factor)
+            + (1 / pos_freq) * extrapolation_factor
+        )
+    return np.array(inv_freq)
+
+
+def llama3_rope(d, base, factor, low_freq_factor, high_freq_factor, original_length):
+    """Llama 3.1's rope scaling (transformers' _compute_llama3_parameters), transcribed:
+    by wavelength, unchanged below L/high_freq_factor, divided by factor above
+    L/low_freq_factor, smoothly mixed between."""
+    out = []
+    for i in range(d // 2):
+        inv_freq = 1 / base ** (2 * i / d)
+        wavelen = 2 * math.pi / inv_freq
+        if wavelen < original_length / high_freq_factor:
+            out.append(inv_freq)
+        elif wavelen > original_length / low_freq_factor:
+            out.append(inv_freq / factor)
+        else:
+            smooth = (original_length / wavelen - low_freq_factor) / (
+                high_freq_factor - low_freq_factor
+            )
+            out.append((1 - smooth) * inv_freq / factor + smooth * inv_freq)
+    return np.array(out)
+
+
+YARN_SETTINGS = [
+    # (d, base, training length, scale): Llama 2, Mistral-like, Qwen-like, small ones
+    (128, 1e4, 4096, 16),
+    (128, 1e4, 4096, 2),
+    (128, 1e6, 32768, 4),
+    (64, 1e4, 2048, 8),
+    (128, 5e5, 8192, 8),
+    (96, 1e4, 2048, 32),
+    (16, 100.0, 256, 4),
+    (8, 1e4, 64, 2),  # every pair turns less than beta_fast times: no unchanged pair
+]
+
+
+@pytest.mark.parametrize(("d", "base", "length", "scale"), YARN_SETTINGS)
+def test_yarn_turns_ramp_is_the_papers(d, base, length, scale):
+    gamma = yarn_ramp(d, base, length, 1, 32, ramp="turns")
+    np.testing.assert_allclose(gamma, paper_ramp(d, base, length, 1, 32), atol=1e-12)
+    assert np.array_equal(gamma, yarn_ramp(d, base, length, 1, 32))  # the default
+    theta = 1 / base ** (2 * np.arange(d // 2) / d)
+    np.testing.assert_allclose(
+        yarn_frequencies(d, base, length, scale, 1, 32, ramp="turns"),
+        (1 - gamma) * theta / scale + gamma * theta,
+        rtol=1e-12,
+    )
+
+
+@pytest.mark.parametrize(("d", "base", "length", "scale"), YARN_SETTINGS)
+def test_yarn_index_ramp_is_what_transformers_runs(d, base, length, scale):
+    np.testing.assert_allclose(
+        yarn_frequencies(d, base, length, scale, 1, 32, ramp="index"),
+        transformers_yarn(d, base, length, scale),
+        rtol=1e-12,
+    )
+
+
+@pytest.mark.parametrize(
+    ("d", "base", "factor", "low", "high", "length"),
+    [(128, 5e5, 8, 1, 4, 8192), (64, 1e4, 4, 1, 8, 2048), (128, 1e4, 16, 2, 32, 4096)],
+)
+def test_llama3_rope_scaling_is_the_turns_ramp(d, base, factor, low, high, length):
+    np.testing.assert_allclose(
+        yarn_frequencies(d, base, length, factor, low, high, ramp="turns"),
+        llama3_rope(d, base, factor, low, high, length),
+        rtol=1e-12,
+    )
+
+
+def test_the_two_yarn_ramps_agree_at_the_ends_and_differ_inside():
+    """Llama 2 (d = 128, b = 10^4, L = 4096): the same unchanged and fully interpolated
+    pairs, but inside the ramp gamma differs by 0.367 and, at s = 16, the frequency by a
+    factor of up to 3.04. Fails if the two keywords gave the same ramp."""
+    turns = yarn_ramp(128, 1e4, 4096, ramp="turns")
+    index = yarn_ramp(128, 1e4, 4096, ramp="index")
+    for value in (0.0, 1.0):
+        assert np.array_equal(turns == value, index == value)
+    assert math.isclose(np.abs(turns - index).max(), 0.3672166, abs_tol=1e-6)
+    ratio = yarn_frequencies(128, 1e4, 4096, 16, ramp="index") / yarn_frequencies(
+        128, 1e4, 4096, 16, ramp="turns"
+    )
+    assert math.isclose(ratio.max(), 3.0414149, rel_tol=1e-6)
+
+
 def test_critical_dimension():
     assert critical_dimension(128, 1e4, 4096) == 92
     for d, b, L in [(64, 1e4, 512), (128, 5e5, 4096), (128, 1e4, 2048)]:
@@ -123,6 +245,8 @@ def test_sandwich_and_xpos():
         (lambda: rope_score_moments([1.0], 8, correlation=1.5), "correlation"),
         (lambda: p_rope_frequencies(8, p=2), "p"),
         (lambda: yarn_ramp(8, 1e4, 100, alpha=32, beta=1), "beta"),
+        (lambda: yarn_ramp(8, 1e4, 100, ramp="paper"), "ramp"),
+        (lambda: yarn_frequencies(8, 1e4, 100, 2, ramp=None), "ramp"),
         (lambda: yarn_frequencies(8, 1e4, 100, scale=0.5), "scale"),
         (lambda: yarn_temperature(-1), "scale"),
         (lambda: critical_dimension(7, 1e4, 100), "d"),

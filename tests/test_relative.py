@@ -311,6 +311,81 @@ def test_t5_float32_matters():
     assert float64_bucket(10, num_buckets=20, max_distance=160) == 15
 
 
+def log_one_ulp_high_at(*arguments):
+    """A float32 log that is correctly rounded except one ulp high at ``arguments``: what the
+    book's review measured of PyTorch's CPU float32 log at 3/2 and 5/3 (PyTorch is not
+    installed here, so its log is emulated, not called)."""
+    high = {F32(a) for a in arguments}
+
+    def log(value):
+        correct = F32(math.log(float(value)))
+        return np.nextafter(correct, F32(np.inf)) if F32(value) in high else correct
+
+    return log
+
+
+# (bidirectional, num_buckets, max_distance), relative position, posenc's bucket and the
+# reference's with the log of PyTorch's CPU: where (B - E) ln(n/E) / ln(M/E) is a whole number
+# and n/E is 3/2 or 5/3
+PYTORCH_CPU_KNIFE_EDGES = [
+    ((True, 34, 27), -12, 10, 11),  # 9 ln(3/2) / ln(27/8) = 3 (chapter 10's example)
+    ((True, 34, 27), 12, 27, 28),
+    ((True, 38, 25), -15, 13, 14),  # 10 ln(5/3) / ln(25/9) = 5
+    ((True, 38, 25), 15, 32, 33),
+    ((False, 36, 50), -30, 26, 27),  # 18 ln(5/3) / ln(25/9) = 9
+]
+
+
+@pytest.mark.parametrize(("setting", "r", "ours", "pytorch"), PYTORCH_CPU_KNIFE_EDGES)
+def test_t5_correctly_rounded_log_and_pytorchs_cpu_log_part_at_knife_edges(
+    setting, r, ours, pytorch
+):
+    """Which log gives which bucket (review item 5): t5_bucket is the reference with a
+    correctly rounded float32 log; with a log one ulp high at 3/2 and 5/3 the reference is one
+    bucket higher at these entries, and nowhere else in the sweep's range."""
+    high = log_one_ulp_high_at(1.5, F32(5) / F32(3))
+    assert t5_bucket(r, *setting) == reference_bucket(r, *setting) == ours
+    assert reference_bucket(r, *setting, log=high) == pytorch == ours + 1
+    others = [x for x in range(-1100, 1101) if x not in (-abs(r), abs(r))]
+    assert t5_bucket(np.array(others), *setting).tolist() == [
+        reference_bucket(x, *setting, log=high) for x in others
+    ]
+
+
+def test_t5_defaults_have_no_knife_edge_at_three_halves_or_five_thirds():
+    high = log_one_ulp_high_at(1.5, F32(5) / F32(3))
+    for bidirectional in (True, False):
+        assert t5_bucket(np.arange(-300, 301), bidirectional).tolist() == [
+            reference_bucket(r, bidirectional, log=high) for r in range(-300, 301)
+        ]
+
+
+def glibc_logf():
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("m")
+    if name is None or "libm.so" not in name:
+        pytest.skip("no glibc libm here")
+    libm = ctypes.CDLL(name)
+    libm.logf.restype, libm.logf.argtypes = ctypes.c_float, [ctypes.c_float]
+    return lambda value: F32(libm.logf(float(value)))
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [s for s, *_ in PYTORCH_CPU_KNIFE_EDGES] + [(True, 32, 128), (False, 32, 128)],
+)
+def test_t5_with_glibcs_logf_gives_the_same_buckets(setting):
+    """With the C library's logf (glibc's is not correctly rounded everywhere, but is at
+    these knife edges) the reference's buckets are t5_bucket's."""
+    logf = glibc_logf()
+    r = range(-1100, 1101)
+    assert t5_bucket(np.array(r), *setting).tolist() == [
+        reference_bucket(x, *setting, log=logf) for x in r
+    ]
+
+
 def test_t5_defaults_equal_float64_version():
     """For T5's defaults float32 and float64 agree everywhere (the exact powers
     included)."""

@@ -58,12 +58,30 @@ _MODULES = {
 _HOME = {name: module for module, names in _MODULES.items() for name in names.split()}
 
 __all__ = sorted(_HOME)  # capitalised names (classes) first
-__version__ = "0.2.0"
+
+
+def _version() -> str:
+    """posenc's version: pyproject.toml's, the one source of truth, which the installed
+    package's metadata (and the wheel's) carries; read from pyproject.toml itself when posenc
+    runs from a source tree that was never installed."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(__name__)
+    except metadata.PackageNotFoundError:
+        import tomllib
+        from pathlib import Path
+
+        pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+        return tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
 
 
 def __getattr__(name: str):
-    """A public name, or a submodule (``posenc.decay``), imported at first use (PEP 562)."""
-    if name in _HOME:
+    """A public name, or a submodule (``posenc.decay``), imported at first use (PEP 562);
+    ``__version__`` is read from the package's metadata at first use."""
+    if name == "__version__":
+        value = _version()
+    elif name in _HOME:
         value = getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
     else:
         try:
@@ -79,4 +97,4 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_HOME})
+    return sorted({*globals(), *_HOME, "__version__"})

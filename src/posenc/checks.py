@@ -3,12 +3,24 @@ r"""Checks that say how strong they are, and negative controls that show they ca
 Every theorem-like statement of the book (``{prf:theorem}``, ``{prf:lemma}``,
 ``{prf:proposition}``, ``{prf:corollary}``) is followed by its *check cell*. The cell asserts
 the statement through the functions below, each of which raises ``AssertionError`` when the
-claim fails and records what kind of evidence it gave:
+claim fails and records what kind of evidence it gave, and over what:
 
-- :func:`identity` and :func:`symbolic`: proved symbolically (SymPy, for all values);
-- :func:`exhaustive`: checked on every case of a finite range;
-- :func:`numerical`: checked numerically to a tolerance against an independent method;
-- :func:`sampled`: checked on N random samples.
+- :func:`identity` and :func:`symbolic`: proved symbolically (SymPy);
+- :func:`exhaustive`: checked on every case of a finite set, enumerated in full;
+- :func:`grid`: checked on a grid of points of a continuum;
+- :func:`sampled`: checked on N random samples;
+- :func:`numerical`: checked numerically to a tolerance against an independent method.
+
+**Every check states its scope**, and the verdict line prints it, so that a reader sees what
+was covered whenever it is less than the statement claims ("for all symbol values, d ≤ 3",
+"a grid of 10⁶ points in [0, 10⁴]", "60,000 draws, 15 settings"). The scope is a required
+argument: a check without one (or with a blank one) raises ``ValueError`` naming the argument,
+so it cannot be forgotten. A symbolic proof that covers everything its statement claims says
+so explicitly with ``scope=ALL`` ("for all symbol values"), and :func:`identity` refuses that
+scope for an identity that has no symbols left (a fact about particular numbers is not one
+about all values). "Exhaustive" is reserved for finite sets enumerated in full: its ``cases``
+may not speak of random draws, grids or samples, which have their own functions. A check of
+nothing (an empty condition) fails.
 
 The check cell's metadata holds ``falsify``, a list of mutants: small edits of the cell's own
 source (``{replace: "x_m - x_n", with: "x_m + x_n"}``) that state a false claim and so must
@@ -42,6 +54,8 @@ import numpy as np
 METADATA_KEY = "posenc_checks"
 #: Seconds a mutant may run before it counts as hanging (a failure of the control).
 MUTANT_TIMEOUT = 60
+#: The scope of a symbolic proof that covers every value its statement is about.
+ALL = "for all symbol values"
 STATEMENT = re.compile(
     r"^(`{3,}|:{3,})\{prf:(theorem|lemma|proposition|corollary)\}[^\n]*\n"
     r"(?:[^\n]*\n)*?:label:\s*(?P<label>\S+)",
@@ -49,20 +63,30 @@ STATEMENT = re.compile(
 )
 HEADING = re.compile(r"^#{1,6} ", re.MULTILINE)
 
-# kinds of evidence, strongest first, with their verdict phrases
-SYMBOLIC, EXHAUSTIVE, NUMERICAL, SAMPLED = (
+# kinds of evidence, strongest first
+SYMBOLIC, EXHAUSTIVE, NUMERICAL, GRID, SAMPLED = (
     "symbolic",
     "exhaustive",
     "numerical",
+    "grid",
     "sampled",
 )
-_ORDER = (SYMBOLIC, EXHAUSTIVE, NUMERICAL, SAMPLED)
+_ORDER = (SYMBOLIC, EXHAUSTIVE, NUMERICAL, GRID, SAMPLED)
+# words that describe a sample of a continuum or of a larger set, not a finite set in full
+_NOT_EXHAUSTIVE = re.compile(
+    r"\b(random|grid|sampled?|samples|draws?)\b", re.IGNORECASE
+)
+_MISSING = object()
 
 
 @dataclass
 class _Evidence:
     kind: str
-    detail: str
+    scope: str
+    # samples or grid points (sampled, grid); values compared (numerical)
+    count: int = 0
+    tol: float = 0.0  # numerical only
+    against: str = ""  # numerical only
 
 
 _RECORDED: list[_Evidence] = []
@@ -72,68 +96,137 @@ def _fail(message: str):
     raise AssertionError(message)
 
 
-def _all_true(condition) -> bool:
-    return bool(np.all(np.asarray(condition, dtype=bool)))
+def _truths(condition) -> np.ndarray:
+    values = np.asarray(condition, dtype=bool)
+    if values.size == 0:
+        _fail("nothing was checked: the condition is empty")
+    return values
 
 
-def symbolic(condition, what: str = "identity") -> None:
-    """Record a fact SymPy established for all values (``condition`` is the Python truth of
-    a SymPy computation, for example ``sp.solve(...) == [sp.sqrt(R)]``)."""
-    if not _all_true(condition):
+def _scope(scope, argument: str, kind: str, example: str) -> str:
+    """``scope`` if it is a non-blank string; otherwise a ``ValueError`` naming the argument."""
+    if scope is _MISSING or scope is None:
+        raise ValueError(
+            f"{argument}: a {kind} check must say what it covered (for example "
+            f"{example!r}); none was given"
+        )
+    if not isinstance(scope, str) or not scope.strip():
+        raise ValueError(
+            f"{argument}: a {kind} check must say what it covered (for example "
+            f"{example!r}); got {scope!r}"
+        )
+    return " ".join(scope.split())
+
+
+def symbolic(condition, what: str = "identity", *, scope=_MISSING) -> None:
+    """Record a fact SymPy established (``condition`` is the Python truth of a SymPy
+    computation, for example ``sp.solve(...) == [sp.sqrt(R)]``, or a list of them).
+
+    ``scope`` (required) says for which values it holds: :data:`ALL` when the proof covers
+    every value the statement is about, otherwise what it covers (``"for all symbol values,
+    d ≤ 3"``, ``"exact arithmetic at α = 6/5"``)."""
+    scope = _scope(scope, "scope", "symbolic", "for all symbol values, d ≤ 3")
+    if not _truths(condition).all():
         _fail(f"not proved symbolically: {what}")
-    _RECORDED.append(_Evidence(SYMBOLIC, what))
+    _RECORDED.append(_Evidence(SYMBOLIC, scope))
 
 
-def identity(lhs, rhs=0, *, simplify=None, what: str = "identity") -> None:
-    """Prove ``lhs == rhs`` for all values of the symbols: ``simplify(lhs - rhs)`` must be 0
-    (``sympy.simplify`` unless another simplifier is given)."""
+def identity(
+    lhs, rhs=0, *, simplify=None, what: str = "identity", scope=_MISSING
+) -> None:
+    """Prove ``lhs == rhs``: ``simplify(lhs - rhs)`` must be 0 (``sympy.simplify`` unless
+    another simplifier is given).
+
+    ``scope`` (required) is :data:`ALL` when the identity covers every value its statement is
+    about, which it can only do if it has symbols; otherwise it says what the identity covers
+    (``"for all symbol values, d ≤ 3"``)."""
     import sympy as sp
 
+    scope = _scope(scope, "scope", "symbolic", "for all symbol values, d ≤ 3")
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    if scope == ALL and not (lhs.free_symbols or rhs.free_symbols):
+        raise ValueError(
+            f"scope: {what!r} has no symbols, so it is not a proof {ALL}; say which "
+            "values it is about"
+        )
     simplify = sp.simplify if simplify is None else simplify
-    difference = simplify(sp.sympify(lhs) - sp.sympify(rhs))
-    if difference != 0:
+    difference = simplify(lhs - rhs)
+    if isinstance(difference, sp.MatrixBase):  # an explicit matrix: every entry is 0
+        zero = all(entry == 0 for entry in difference)
+    else:  # a scalar, or a matrix expression (0 as ZeroMatrix)
+        zero = difference == 0 or bool(getattr(difference, "is_ZeroMatrix", False))
+    if not zero:
         _fail(f"{what} fails: lhs - rhs simplifies to {difference}, not 0")
-    _RECORDED.append(_Evidence(SYMBOLIC, what))
+    _RECORDED.append(_Evidence(SYMBOLIC, scope))
 
 
-def exhaustive(condition, cases: str) -> None:
-    """Record a check of every case of a finite range; ``cases`` says which (for example
-    ``"every d = 2, 4, …, 512"``)."""
-    if not _all_true(condition):
-        failing = np.flatnonzero(~np.asarray(condition, dtype=bool).ravel())
+def exhaustive(condition, cases=_MISSING) -> None:
+    """Record a check of every case of a finite set, enumerated in full; ``cases`` (required)
+    says which set (for example ``"every d = 2, 4, …, 512"``). A grid on a continuum or random
+    draws are not exhaustive: use :func:`grid` or :func:`sampled`."""
+    cases = _scope(cases, "cases", "exhaustive", "every d = 2, 4, …, 512")
+    if _NOT_EXHAUSTIVE.search(cases):
+        raise ValueError(
+            f"cases: {cases!r} is not a finite set enumerated in full; a grid on a "
+            "continuum is checked with grid(), random draws with sampled()"
+        )
+    values = _truths(condition).ravel()
+    if not values.all():
+        failing = np.flatnonzero(~values)
         _fail(
             f"fails on {failing.size} of the cases ({cases}), the first at index {failing[0]}"
         )
-    _RECORDED.append(_Evidence(EXHAUSTIVE, cases))
+    _RECORDED.append(_Evidence(EXHAUSTIVE, cases, values.size))
 
 
-def sampled(condition, samples: int | None = None, of: str = "") -> None:
+def grid(condition, scope=_MISSING, *, points: int | None = None) -> None:
+    """Record a check on a grid of points of a continuum: ``condition`` holds one truth value
+    per point (or give ``points``, the number behind a single truth value); ``scope``
+    (required) says where the grid lies (``"x in [0, 10⁴], five bases"``). The verdict says
+    "checked on N grid points (scope)": a grid is a sample of a continuum. Checks of one cell
+    with the same scope count as properties of the same points."""
+    scope = _scope(scope, "scope", "grid", "x in [0, 10⁴], five bases")
+    values = _truths(condition)
+    n = int(values.size if points is None else points)
+    if not values.all():
+        _fail(f"fails at {int((~values).sum())} of {n} grid points ({scope})")
+    _RECORDED.append(_Evidence(GRID, scope, n))
+
+
+def sampled(condition, scope=_MISSING, *, samples: int | None = None) -> None:
     """Record a check on random samples: ``condition`` holds one truth value per sample (or
-    give ``samples``, the number of samples behind a single truth value)."""
-    values = np.asarray(condition, dtype=bool)
+    give ``samples``, the number of samples behind a single truth value); ``scope``
+    (required) says what was drawn, and from where (``"(d, t, k): d ≤ 64, |k| ≤ 10⁴"``).
+    Checks of one cell with the same scope count as properties of the same draws (the
+    verdict counts them once); other draws need a scope of their own."""
+    scope = _scope(scope, "scope", "sampled", "(d, t, k): d ≤ 64, |k| ≤ 10⁴")
+    values = _truths(condition)
     n = int(values.size if samples is None else samples)
     if not values.all():
-        _fail(
-            f"fails on {int((~values).sum())} of {n} random samples{' of ' + of if of else ''}"
-        )
-    _RECORDED.append(_Evidence(SAMPLED, f"{n}|{of}"))
+        _fail(f"fails on {int((~values).sum())} of {n} random samples ({scope})")
+    _RECORDED.append(_Evidence(SAMPLED, scope, n))
 
 
-def numerical(actual, expected, tol: float, against: str) -> None:
+def numerical(actual, expected, tol: float, against: str, scope=_MISSING) -> None:
     """Check ``|actual - expected| <= tol`` elementwise, where ``expected`` comes from an
-    independent method named by ``against`` (for example ``"mpmath at 30 digits"``)."""
+    independent method named by ``against`` (for example ``"mpmath at 30 digits"``);
+    ``scope`` (required) says where the two were compared (``"400 points, x in [10⁻³,
+    10⁶]"``, ``"the constant c₀"``)."""
+    scope = _scope(scope, "scope", "numerical", "400 points, x in [10⁻³, 10⁶]")
     tol = float(tol)
     actual = np.asarray(actual, dtype=complex if np.iscomplexobj(actual) else float)
     expected = np.asarray(
         expected, dtype=complex if np.iscomplexobj(expected) else float
     )
     error = np.abs(actual - expected)
-    worst = float(np.max(error)) if error.size else 0.0
+    if error.size == 0:
+        _fail("nothing was checked: no values to compare")
+    worst = float(np.max(error))
     if not np.all(np.isfinite(error)) or worst > tol:
         _fail(
             f"differs from {against} by {worst:.3g}, more than the tolerance {tol:.3g}"
         )
-    _RECORDED.append(_Evidence(NUMERICAL, f"{tol!r}|{against}|{error.size}"))
+    _RECORDED.append(_Evidence(NUMERICAL, scope, error.size, tol, against))
 
 
 # --------------------------------------------------------------------------- verdicts
@@ -146,35 +239,45 @@ def format_number(value: float, digits: int = 2) -> str:
     return _format(value, digits)
 
 
+def _by_scope(items: list[_Evidence]) -> dict[str, list[_Evidence]]:
+    groups: dict[str, list[_Evidence]] = {}
+    for e in items:
+        groups.setdefault(e.scope, []).append(e)
+    return groups
+
+
 def verdict(evidence: list[_Evidence]) -> str:
-    """The one-line verdict for the evidence a check cell recorded, strongest kind first."""
+    """The one-line verdict for the evidence a check cell recorded, strongest kind first,
+    each with the scope its check stated."""
     parts = []
     for kind in _ORDER:
         items = [e for e in evidence if e.kind == kind]
         if not items:
             continue
+        groups = _by_scope(items)
         if kind == SYMBOLIC:
-            n = len(items)
-            parts.append(
-                f"proved symbolically ({n} {'identity' if n == 1 else 'identities'}"
-                ", for all values)"
-            )
+            pieces = []
+            for scope, group in groups.items():
+                n = len(group)
+                pieces.append(f"{n} {'identity' if n == 1 else 'identities'}, {scope}")
+            parts.append(f"proved symbolically ({'; '.join(pieces)})")
         elif kind == EXHAUSTIVE:
-            cases = "; ".join(dict.fromkeys(e.detail for e in items))
-            parts.append(f"checked exhaustively ({cases})")
-        elif kind == SAMPLED:
-            total = sum(int(e.detail.split("|", 1)[0]) for e in items)
-            parts.append(f"checked on {format_number(total, 0)} random samples")
+            parts.append(f"checked exhaustively ({'; '.join(groups)})")
+        elif kind in (GRID, SAMPLED):
+            pieces = []
+            for scope, group in groups.items():
+                # checks with the same scope are properties of the same draws or points
+                n = max(e.count for e in group)
+                noun = "grid point" if kind == GRID else "random sample"
+                plural = "" if n == 1 else "s"
+                pieces.append(f"{format_number(n, 0)} {noun}{plural} ({scope})")
+            parts.append(f"checked on {'; '.join(pieces)}")
         else:
-            tols, methods, points = [], [], 0
-            for e in items:
-                tol, against, n = e.detail.split("|")
-                tols.append(float(tol))
-                methods.append(against)
-                points += int(n)
+            against = ", ".join(dict.fromkeys(e.against for e in items))
+            tol = max(e.tol for e in items)
             parts.append(
-                f"checked numerically to {format_number(max(tols), 1)} against "
-                f"{', '.join(dict.fromkeys(methods))}"
+                f"checked numerically to {format_number(tol, 1)} against {against} "
+                f"({'; '.join(groups)})"
             )
     if not parts:
         return ""
@@ -357,7 +460,7 @@ class Watcher:
         if not evidence:
             self.problem(
                 f"{cell.label}: the check cell records no check (use posenc.checks: "
-                "identity, symbolic, exhaustive, numerical or sampled)"
+                "identity, symbolic, exhaustive, grid, sampled or numerical)"
             )
         outcomes = []
         for mutant in cell.mutants:

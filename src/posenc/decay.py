@@ -142,7 +142,7 @@ def decay_integral(x, base=10000.0):
     .. math:: I_b(x) = \int_0^1 \cos\!\left(x\, b^{-t}\right) dt
               = \frac{\mathrm{Ci}(|x|) - \mathrm{Ci}(|x|/b)}{\ln b}, \qquad I_b(0) = 1,
 
-    the real part of :math:`\int_0^1 e^{i x b^{-t}} dt`. Even in x, vectorised over x.
+    the real part of :math:`\int_0^1 e^{\mathrm{i} x b^{-t}} dt`. Even in x, vectorised over x.
     Evaluated as :math:`1 - (\mathrm{Cin}(x) - \mathrm{Cin}(x/b))/\ln b` near the origin
     (no cancellation), as the difference of cosine integrals where both are oscillatory, and
     by Gauss-Legendre quadrature when the base is so close to 1 that the closed form cancels.

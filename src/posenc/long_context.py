@@ -7,6 +7,8 @@ the critical dimension of Liu et al., and the Sandwich and xPos modifications.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._validate import (
@@ -87,7 +89,7 @@ def p_rope_frequencies(d, base=10000.0, p=0.75) -> np.ndarray:
 
 
 def score_from_coefficients(h, positions, d, base=10000.0) -> np.ndarray:
-    r"""The score function :math:`a(s) = \mathrm{Re}\sum_j h_j e^{i s\theta_j}` of
+    r"""The score function :math:`a(s) = \mathrm{Re}\sum_j h_j e^{\mathrm{i} s\theta_j}` of
     Position Interpolation, at the given (real) positions.
 
     ``h`` holds the d/2 complex coefficients :math:`h_j = \tilde q_j \overline{\tilde k_j}`.
@@ -165,16 +167,55 @@ def interpolation_bound(h, gap, d, base=10000.0) -> float:
     return float(gap**2 / 8 * np.sum(np.abs(h) * theta**2))
 
 
-def yarn_ramp(d, base, length, alpha=1.0, beta=32.0) -> np.ndarray:
-    r"""YaRN's ramp :math:`\gamma_i \in [0, 1]` for each pair ("NTK-by-parts").
+#: The two ramps :func:`yarn_ramp` offers (its ``ramp`` keyword).
+YARN_RAMPS = ("turns", "index")
 
-    With :math:`r_i = L/\lambda_i = L\theta_i/(2\pi)` the number of turns pair i makes over
-    the training length L: :math:`\gamma_i = 0` if :math:`r_i < \alpha` (fully
-    interpolated), :math:`1` if :math:`r_i > \beta` (left unchanged), and
-    :math:`(r_i - \alpha)/(\beta - \alpha)` in between.
+
+def yarn_ramp(d, base, length, alpha=1.0, beta=32.0, ramp="turns") -> np.ndarray:
+    r"""YaRN's ramp :math:`\gamma_i \in [0, 1]` for each pair ("NTK-by-parts"): the weight of
+    pair i's own frequency against the interpolated one (:func:`yarn_frequencies`), 1 for a
+    pair left unchanged, 0 for one fully interpolated.
+
+    Write :math:`r_i = L/\lambda_i = L\theta_i/(2\pi)` for the number of turns pair i makes
+    over the training length L, with :math:`\alpha < \beta` the two bounds in turns
+    (``beta_slow`` = 1 and ``beta_fast`` = 32 in YaRN's code). ``ramp`` chooses between the
+    two ramps in use, which agree on which pairs are unchanged and which fully interpolated
+    but not in between:
+
+    ``ramp="turns"`` (the default): the paper's ramp (Peng et al. 2023, §3.2), linear in the
+    number of turns,
+
+    .. math:: \gamma_i = \operatorname{clip}\Big(\frac{r_i - \alpha}{\beta - \alpha},
+              0, 1\Big).
+
+    Llama 3.1's rope scaling (``rope_type="llama3"`` in transformers) has exactly this form,
+    with :math:`\alpha, \beta` its ``low_freq_factor`` and ``high_freq_factor``.
+
+    ``ramp="index"``: the ramp of the YaRN authors' code and of transformers'
+    ``_compute_yarn_parameters`` (``modeling_rope_utils``, transformers 4.x and 5.x), which is
+    what models run when they run YaRN: linear in the pair *index* between bounds rounded
+    outward. With :math:`c(r) = \frac{d}{2}\ln\frac{L}{2\pi r} / \ln b`, the (fractional)
+    index of the pair that makes r turns,
+
+    .. math::
+        \begin{aligned}
+        i_{\text{lo}} &= \max(\lfloor c(\beta) \rfloor, 0), \qquad
+        i_{\text{hi}} = \min(\lceil c(\alpha) \rceil, d - 1),\\
+        \gamma_i &= 1 - \operatorname{clip}\Big(\frac{i - i_{\text{lo}}}
+        {i_{\text{hi}} - i_{\text{lo}}}, 0, 1\Big),
+        \end{aligned}
+
+    with :math:`i_{\text{hi}}` raised by 0.001 when the two bounds are equal, as the code
+    does. (transformers' ``truncate: false``, used by gpt-oss, leaves the bounds unrounded;
+    that variant is not offered here.) Since :math:`c(r_i) = i`, this ramp is linear in
+    :math:`\ln r_i` rather than in :math:`r_i`. Inside the ramp the two differ: for Llama 2
+    (d = 128, b = 10⁴, L = 4096, :math:`\alpha, \beta` = 1, 32) :math:`\gamma_i` by up to 0.37,
+    and at s = 16 the index ramp's frequency is up to 3.0 times the paper's.
+
     Derived in chapter 14 (:ref:`ch14-yarn`).
     """
     theta = frequencies(d, base)
+    d = theta.size * 2
     length = check_positive(length, "length")
     alpha = check_positive(alpha, "alpha")
     beta = check_positive(beta, "beta")
@@ -182,18 +223,39 @@ def yarn_ramp(d, base, length, alpha=1.0, beta=32.0) -> np.ndarray:
         raise ValueError(
             f"beta must be larger than alpha, got alpha = {alpha}, beta = {beta}"
         )
-    turns = length * theta / (2 * np.pi)
-    return np.clip((turns - alpha) / (beta - alpha), 0.0, 1.0)
+    if ramp == "turns":
+        turns = length * theta / (2 * np.pi)
+        return np.clip((turns - alpha) / (beta - alpha), 0.0, 1.0)
+    if ramp == "index":
+        log_base = np.log(check_base(base))
+
+        def index_of(turns):  # the fractional pair index that makes `turns` turns
+            return d * np.log(length / (2 * np.pi * turns)) / (2 * log_base)
+
+        low = max(math.floor(index_of(beta)), 0)
+        high = min(math.ceil(index_of(alpha)), d - 1)
+        if low == high:
+            high += 0.001
+        pairs = np.arange(d // 2, dtype=np.float64)
+        return 1.0 - np.clip((pairs - low) / (high - low), 0.0, 1.0)
+    raise ValueError(f"ramp must be one of {YARN_RAMPS}, got {ramp!r}")
 
 
-def yarn_frequencies(d, base, length, scale, alpha=1.0, beta=32.0) -> np.ndarray:
+def yarn_frequencies(
+    d, base, length, scale, alpha=1.0, beta=32.0, ramp="turns"
+) -> np.ndarray:
     r"""YaRN's frequencies :math:`\theta_i' = (1 - \gamma_i)\,\theta_i/s + \gamma_i\,\theta_i`,
     with :math:`\gamma_i` from :func:`yarn_ramp` and the scale factor :math:`s \ge 1`.
+
+    ``ramp="turns"`` (the default) is the paper's ramp, and with :math:`\alpha, \beta` =
+    ``low_freq_factor``, ``high_freq_factor`` Llama 3.1's rope scaling; ``ramp="index"`` is
+    the ramp of the YaRN authors' code and of transformers' ``_compute_yarn_parameters``,
+    which deployed YaRN models run (see :func:`yarn_ramp`).
 
     Derived in chapter 14 (:ref:`ch14-yarn`).
     """
     scale = _check_scale(scale)
-    gamma = yarn_ramp(d, base, length, alpha, beta)
+    gamma = yarn_ramp(d, base, length, alpha, beta, ramp=ramp)
     theta = frequencies(d, base)
     return (1 - gamma) * theta / scale + gamma * theta
 

@@ -260,8 +260,12 @@ def first_trough(alpha):
 
 @lru_cache(maxsize=1)
 def critical_exponent() -> float:
-    r"""The critical exponent :math:`\alpha_c \approx 1.446014`: :math:`J_\alpha` dips below
-    zero exactly for :math:`\alpha < \alpha_c`.
+    r"""The critical exponent :math:`\alpha_c \approx 1.446014`, where the first trough of
+    :math:`J_\alpha` touches zero. :math:`J_\alpha` changes sign for every
+    :math:`\alpha \le 1` (proved by its asymptotics); that it dips below zero exactly for
+    :math:`\alpha < \alpha_c` is established numerically, on the exponents chapter 7 scans
+    (it would follow from the first trough's value rising with :math:`\alpha`, which is not
+    proved).
 
     Integration by parts gives :math:`J_\alpha(x) = \cos x - \alpha x J_\alpha'(x)`, so at a
     critical point :math:`J_\alpha(x^*) = \cos x^*`, and the first trough touches zero exactly

@@ -137,8 +137,10 @@ def position_interpolation():
 def yarn_partition():
     i = np.arange(D // 2)
     theta = frequencies(D, BASE)
-    gamma = yarn_ramp(D, BASE, YARN_L, YARN_ALPHA, YARN_BETA)
+    gamma = yarn_ramp(D, BASE, YARN_L, YARN_ALPHA, YARN_BETA, ramp="turns")
     yarn = (1 - gamma) / YARN_S + gamma
+    gamma_code = yarn_ramp(D, BASE, YARN_L, YARN_ALPHA, YARN_BETA, ramp="index")
+    yarn_code = (1 - gamma_code) / YARN_S + gamma_code
     ntk = frequencies(D, ntk_base(BASE, YARN_S, D)) / theta
     fig, ax = plt.subplots(figsize=(6.4, 3.4))
     ax.semilogy(
@@ -149,7 +151,8 @@ def yarn_partition():
         label="Position Interpolation",
     )
     ax.semilogy(i, ntk, color="C3", lw=1.4, ls="--", label="NTK-aware base")
-    ax.semilogy(i, yarn, color="C2", lw=2.0, label="YaRN")
+    ax.semilogy(i, yarn, color="C2", lw=2.0, label="YaRN, the paper's ramp")
+    ax.semilogy(i, yarn_code, color="C2", lw=1.4, ls=":", label="YaRN, the code's ramp")
     ax.axvspan(-0.5, i[gamma == 1][-1] + 0.5, color="C2", alpha=0.08, lw=0)
     ax.axvspan(i[gamma == 0][0] - 0.5, D // 2 - 0.5, color="C0", alpha=0.08, lw=0)
     ax.set_xlim(-0.5, D // 2 - 0.5)
