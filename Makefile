@@ -20,7 +20,7 @@ PDF_DEBS := texlive-xetex texlive-latex-extra texlive-fonts-recommended \
 PORT   ?= 8000
 # `make check`: the tests that need neither a build, nor the built site, nor every figure
 # rendered (pyproject.toml lists the markers)
-FAST   := not build and not site and not browser and not render and not pdf and not lab
+FAST   := not build and not site and not browser and not render and not pdf and not lab and not train
 # two test processes, one test file at a time each, so that a file's module fixtures (every
 # figure rendered, every page in the browser) are computed once
 PYTEST := $(PY) -m pytest -n 2 --dist loadfile

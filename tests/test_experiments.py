@@ -521,6 +521,7 @@ def retrained(tmp_path_factory):
     return out, command
 
 
+@pytest.mark.train
 def test_a_retrained_run_reproduces_its_committed_numbers(retrained, records):
     out, _ = retrained
     record = committed.load(out)[REPRODUCED]
@@ -529,6 +530,7 @@ def test_a_retrained_run_reproduces_its_committed_numbers(retrained, records):
     assert discrepancies(record, reference) == []
 
 
+@pytest.mark.train
 def test_a_second_run_does_nothing(retrained):
     out, command = retrained
     path = out / f"{REPRODUCED}.json"
