@@ -555,6 +555,7 @@ def test_drifted_numbers_fail_the_comparison(records):
         assert discrepancies(reference, drifted) != [], move
 
 
+@pytest.mark.train
 def test_another_seed_fails_the_comparison(retrained, records):
     """Negative control: the same configuration with another seed lies outside the
     tolerances, so a retraining that silently changed its seed (or its data) would fail."""
