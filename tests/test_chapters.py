@@ -77,34 +77,17 @@ def executed_in_the_cache(chapter: Path):
     return cache.merge_match_into_notebook(jupytext.read(chapter))[1]
 
 
+REMOVED = "remove-cell"
+
+
 @pytest.mark.site
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=[path.stem for path in CHAPTERS])
-def test_the_page_offers_the_executed_chapter(chapter, built_site):
-    """Every chapter executed, top to bottom, once, without an error or output on stderr; the
-    page offers that executed notebook, unless its code runs only in a clone."""
-    executed = offered_notebook(built_site, chapter)
-    if runs_in_a_clone_only(chapter):
-        assert executed is None, f"{chapter.name} runs in a clone only, yet is offered"
-        notebook = executed_in_the_cache(chapter)
-        notebook.cells.insert(0, nbformat.v4.new_markdown_cell(""))  # as offered
-        for number, cell in enumerate(notebook.cells, start=1):
-            cell.id = f"cell-{number}"
-    else:
-        assert executed is not None, f"{chapter.name}'s page offers no .ipynb download"
-        assert executed.is_file(), (
-            f"{chapter.name}'s page offers {executed}, which is missing"
-        )
-        notebook = nbformat.read(executed, as_version=4)
-    nbformat.validate(notebook)
-    # the same file from every build: its cells numbered, not jupytext's random ids
-    ids = [cell.get("id") for cell in notebook.cells]
-    assert ids == [f"cell-{n}" for n in range(1, len(ids) + 1)], f"cell ids: {ids[:4]}"
-    cells = code_cells(notebook)
+def test_every_chapter_executed_once_in_order(chapter, built_site):
+    """The build executed every cell of the chapter (the current source's), top to bottom, in
+    one fresh kernel, each cell once, without an error or output on stderr."""
+    cells = code_cells(executed_in_the_cache(chapter))
     source = [cell.source for cell in code_cells(read_chapter(chapter))]
-    assert [cell.source for cell in cells] == source, (
-        f"{executed.name} does not hold the code of {chapter.name}: run `make book`"
-    )
-
+    assert [cell.source for cell in cells] == source, f"{chapter.name}: run `make book`"
     ran, problems = [], []
     for number, cell in enumerate(cells, start=1):
         where = f"{chapter.name} code cell {number}"
@@ -127,8 +110,39 @@ def test_the_page_offers_the_executed_chapter(chapter, built_site):
             if output.output_type == "stream" and output.get("name") == "stderr"
         ]
     assert not problems, "\n".join(problems)
-    # one kernel, fresh, top to bottom, each cell once
     assert ran == list(range(1, len(ran) + 1)), f"execution counts {ran}"
+
+
+@pytest.mark.site
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=[path.stem for path in CHAPTERS])
+def test_the_page_offers_the_executed_chapter(chapter, built_site):
+    """The page offers the executed chapter, unless its code runs only in a clone: a valid
+    notebook, the same file from every build (cells numbered, not jupytext's random ids), with
+    the chapter's code but the cells the page removes (the build's own), as executed."""
+    executed = offered_notebook(built_site, chapter)
+    if runs_in_a_clone_only(chapter):
+        assert executed is None, f"{chapter.name} runs in a clone only, yet is offered"
+        return
+    assert executed is not None, f"{chapter.name}'s page offers no .ipynb download"
+    assert executed.is_file(), (
+        f"{chapter.name}'s page offers {executed}, which is missing"
+    )
+    notebook = nbformat.read(executed, as_version=4)
+    nbformat.validate(notebook)
+    ids = [cell.get("id") for cell in notebook.cells]
+    assert ids == [f"cell-{n}" for n in range(1, len(ids) + 1)], f"cell ids: {ids[:4]}"
+    kept = [
+        cell
+        for cell in code_cells(executed_in_the_cache(chapter))
+        if REMOVED not in cell.metadata.get("tags", [])
+    ]
+    offered = code_cells(notebook)
+    assert [c.source for c in offered] == [c.source for c in kept], (
+        f"{executed.name} does not hold the shown code of {chapter.name}"
+    )
+    assert [c.get("execution_count") for c in offered] == [
+        c.get("execution_count") for c in kept
+    ]
 
 
 # --------------------------------------------------------------------------- the

@@ -3,8 +3,9 @@ page, and the posenc wheel and the pins to run it with.
 
 1. sphinx-book-theme offers an .ipynb only when a launch service (Binder, ...) is configured,
    which an offline book has not, and the notebook MyST-NB leaves in jupyter_execute/ has no
-   outputs. The executed notebook is taken from the execution cache instead, its cells numbered
-   (ids cell-1, cell-2, ...; jupytext's are random), so that two builds offer the same file.
+   outputs. The executed notebook is taken from the execution cache instead, without the cells
+   the page removes (the build's own: verdicts, glued numbers), its cells numbered (ids cell-1,
+   cell-2, ...; jupytext's are random), so that two builds offer the same file.
 2. Its text reads as the page does: JupyterLab knows nothing of the build, and showed every glued
    number as its name ("ch05_I_1e5:.4f") and every reference as "⚠ label". Each role of the
    book's prose is replaced by what the page shows: a glued value, typeset
@@ -228,6 +229,11 @@ def offer_notebook(app: Sphinx, pagename, templatename, context, doctree) -> Non
         target.unlink(missing_ok=True)  # an earlier build's
         return  # it runs in a clone only (its front matter says so)
     page = ReadablePage(app, pagename, glue_of(notebook))
+    # the cells the page removes are the build's (its verdicts, the numbers glued into the
+    # text, which the notebook's text now shows): the notebook holds the page's code
+    notebook.cells = [
+        cell for cell in notebook.cells if "remove-cell" not in cell.metadata.get("tags", [])
+    ]
     notebook.cells.insert(0, nbformat.v4.new_markdown_cell(banner(app, pagename)))
     for number, cell in enumerate(notebook.cells, start=1):
         cell.id = f"cell-{number}"
