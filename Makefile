@@ -89,7 +89,8 @@ translations: $(STAMP)
 
 # The print edition, from the same chapters and execution cache as `make book`: Sphinx's LaTeX
 # writer (strict), then XeLaTeX through latexmk, in a fresh LaTeX folder (latexmk would trust
-# an older run's auxiliary files). The PDF is also copied beside the site's root.
+# an older run's auxiliary files). A site already built is built again, which copies the PDF
+# beside its root and makes its pages link it (tools/extensions/print_edition.py).
 pdf: $(STAMP)
 	@for tool in xelatex latexmk pdffonts; do command -v $$tool >/dev/null || { \
 	  echo "make pdf: $$tool is missing; install Debian's $(PDF_DEBS)"; \
@@ -100,7 +101,7 @@ pdf: $(STAMP)
 	$(MAKE) -C _build/latex all-pdf LATEXMKOPTS=-silent > _build/latex/xelatex.log 2>&1 \
 	  || { tail -40 _build/latex/$(PDF_NAME).log; echo "make pdf: XeLaTeX failed"; exit 1; }
 	mkdir -p _build/pdf && cp _build/latex/$(PDF_NAME).pdf $(PDF)
-	if [ -d $(HTML) ]; then cp $(PDF) $(HTML)/; fi
+	if [ -f $(HTML)/index.html ]; then $(MAKE) book; fi
 	@echo "make pdf: $(PDF), $$(pdfinfo $(PDF) | awk '/^Pages/ {print $$2}') pages"
 
 # Every test, in order: lint, both editions, the print edition, then pytest in two processes.

@@ -6,11 +6,14 @@ tools/browser.py. Outside CI a machine without chromium skips this file.
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote, urlsplit
 
 import pytest
 from browser import (
+    CUE_PATCHES,
     DESKTOP,
+    DRAW_PLOTLY,
     PHONE,
     keep_local,
     load_all_images,
@@ -58,6 +61,7 @@ def test_interactive_figure_draws_and_responds(browser, server, relative, name):
     load_all_images(page)
     selector = f"#posenc-plotly-{name}"
     div = page.locator(selector)
+    div.scroll_into_view_if_needed()  # Plotly comes when the reader nears the figure
     page.wait_for_function(
         f"document.querySelector('{selector}').data !== undefined", timeout=20000
     )
@@ -118,7 +122,8 @@ def test_interactive_figure_draws_and_responds(browser, server, relative, name):
 
 PARTS = """(selector) => {
     const root = document.querySelector(selector);
-    return ['.legend', '.nsewdrag', '.g-xtitle', '.slider-container', '.updatemenu-header-group']
+    return ['.legend', '.nsewdrag', '.g-xtitle', '.slider-container', '.updatemenu-header-group',
+            '.modebar']
         .filter(part => root.querySelector(part))
         .map(part => { const r = root.querySelector(part).getBoundingClientRect();
                        return [part, r.left, r.top, r.right, r.bottom]; });
@@ -136,13 +141,15 @@ FIGURES_ON = {
 @pytest.mark.parametrize("screen", ["desktop", "phone"])
 @pytest.mark.parametrize("relative", sorted(FIGURES_ON))
 def test_interactive_figure_parts_do_not_overlap(browser, server, relative, screen):
-    """Legend, plot area, axis title, slider and menu each have their own space, on a desktop
-    and on a 390 px phone (side by side, the menu once covered the slider's label and the axis
-    title on a phone), and stay inside the figure."""
+    """Legend, plot area, axis title, slider, menu and Plotly's toolbar each have their own
+    space, on a desktop and on a 390 px phone (side by side, the menu once covered the slider's
+    label and the axis title on a phone; the toolbar covered the legend's first line there),
+    and stay inside the figure."""
     viewport = {"desktop": DESKTOP, "phone": PHONE}[screen]
     # the figures drawn are what this test waits for (what the page requests is the business
     # of test_interactive_figure_draws_and_responds)
     page, _, _ = visit(browser, f"{server}/{relative}", server, viewport, idle=False)
+    page.evaluate(DRAW_PLOTLY)
     problems = {}
     for name in FIGURES_ON[relative]:
         selector = f"#posenc-plotly-{name}"
@@ -172,6 +179,69 @@ def test_interactive_figure_parts_do_not_overlap(browser, server, relative, scre
             }
     page.close()
     assert not problems, f"{screen}: {problems}"
+
+
+PLOTLY_BUNDLE = "plotly-basic.min.js"
+
+
+@pytest.mark.parametrize("relative", sorted(FIGURES_ON))
+def test_plotly_comes_when_the_reader_nears_a_figure(browser, server, relative):
+    """A page with an interactive figure fetches Plotly's 1.2 MB bundle only when the reader
+    scrolls near the figure (it came on every visit, once MathJax was done, read to the figure
+    or not); then the figure is drawn."""
+    page = browser.new_page(viewport=DESKTOP)
+    fetched = []
+    page.on("request", lambda request: fetched.append(request.url))
+    page.goto(f"{server}/{relative}", wait_until="load")
+    page.wait_for_load_state("networkidle")
+    page.evaluate("MathJax.startup.promise.then(() => true)")
+    page.wait_for_timeout(500)
+    distance = page.evaluate(
+        "document.querySelector('.posenc-plotly').getBoundingClientRect().top / innerHeight"
+    )
+    if distance > 2.5:  # more than a window's height below the first screen
+        assert not [url for url in fetched if PLOTLY_BUNDLE in url], (
+            f"{relative}: Plotly fetched with its first figure {distance:.1f} windows down"
+        )
+    page.evaluate(DRAW_PLOTLY)
+    assert [url for url in fetched if PLOTLY_BUNDLE in url]
+    page.close()
+
+
+LUMINANCE = """(selector) => {
+    const el = document.querySelector(selector);
+    const style = getComputedStyle(el);
+    const colour = (style.fill && style.fill !== 'none' && el.tagName !== 'svg')
+        ? style.fill : style.backgroundColor;
+    const [r, g, b] = colour.match(/[\\d.]+/g).map(Number);
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+}"""
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_plotly_figures_follow_the_colour_mode(browser, server, mode):
+    """An interactive figure takes the page's colours: dark paper and light text in dark mode
+    (it stayed a white panel), and the theme's light colours in light mode."""
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script(
+        f"localStorage.setItem('mode', '{mode}'); localStorage.setItem('theme', '{mode}')"
+    )
+    page = context.new_page()
+    page.goto(f"{server}/book/ch05-decay-integral.html", wait_until="load")
+    page.evaluate(DRAW_PLOTLY)
+    assert page.evaluate("document.documentElement.dataset.theme") == mode
+    figure = ".posenc-plotly"
+    paper = page.evaluate(LUMINANCE, f"{figure} .main-svg")
+    text = page.evaluate(LUMINANCE, f"{figure} .xtick text")
+    context.close()
+    if mode == "dark":
+        assert paper < 0.2 and text > 0.6, (
+            f"dark mode: paper {paper:.2f}, text {text:.2f}"
+        )
+    else:
+        assert paper > 0.9 and text < 0.5, (
+            f"light mode: paper {paper:.2f}, text {text:.2f}"
+        )
 
 
 # A word each chapter below explains and, when this test was written, the only page that did;
@@ -205,6 +275,67 @@ def test_search_finds_chapter_content_offline(browser, server, word):
     assert not outside, f"requests left 127.0.0.1: {outside}"
     assert not errors, f"console errors: {errors}"
     page.close()
+
+
+# Searches whose results include pages found by their title (whose excerpts came from the
+# whole page, its header's buttons included) and pages dense with formulas, in both editions
+EXCERPT_SEARCHES = ["ALiBi", "Abel", "RoPE", "外推", "黎曼和"]
+# What the header's buttons, the print-only contents and the skip link say
+CHROME = re.compile(
+    r"中文|English|\.ipynb|\.pdf|\.whl|Skip to main content|跳转|Contents|目录"
+)
+RAW_TEX = re.compile(r"\\[()\[\]]|\\(?:theta|frac|sum|mathrm|cos|sin|le|in)\b|[_^]\{")
+EXCERPTS = """async () => {
+    // a page's excerpt comes when the page has been fetched; an object (a function of the
+    // API reference) has its description instead
+    const done = () => [...document.querySelectorAll('#search-results ul.search li')]
+        .every(li => li.querySelector('p.context, :scope > span'));
+    for (let i = 0; i < 200 && !done(); i++) await new Promise(r => setTimeout(r, 50));
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+        await MathJax.startup.promise;
+        await new Promise(r => setTimeout(r, 100));
+        const doc = MathJax.startup.document;
+        if (doc.lazyTypesetAll) await doc.lazyTypesetAll();
+    }
+    return [...document.querySelectorAll('#search-results ul.search li')].map(li => {
+        const p = li.querySelector('p.context');
+        if (!p) return {page: li.querySelector('a').href, typeset: 0,
+                        text: li.querySelector(':scope > span') ? '' : null};
+        const copy = p.cloneNode(true);
+        copy.querySelectorAll('mjx-container').forEach(m => m.remove());
+        return {page: li.querySelector('a').href, text: copy.textContent,
+                typeset: p.querySelectorAll('mjx-container').length};
+    });
+}"""
+
+
+@pytest.mark.parametrize("word", EXCERPT_SEARCHES)
+def test_search_excerpts_show_the_text(browser, server, word):
+    """Each result's excerpt is cut from the page's text, not from its header's buttons or the
+    contents printed on paper ("…中文 .ipynb", "….pdf ALiBi: … Contents…"), and its formulas
+    are typeset, none shown as TeX ("\\(x\\theta_i\\)"), in both editions
+    (tools/extensions/sphinx_patches.py)."""
+    edition = "zh/" if re.search(r"[\u4e00-\u9fff]", word) else ""
+    url = f"{server}/{edition}search.html?q={quote(word)}"
+    page, outside, errors = visit(browser, url, server)
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('#search-results p, .search-summary')]
+        .some(p => /Search finished|搜索完成/.test(p.textContent))""",
+        timeout=20000,
+    )
+    results = page.evaluate(EXCERPTS)
+    page.close()
+    assert results, f"no result for {word!r}"
+    missing = [r["page"] for r in results if r["text"] is None]
+    chrome = {r["page"]: CHROME.findall(r["text"] or "") for r in results}
+    tex = {r["page"]: RAW_TEX.findall(r["text"] or "") for r in results}
+    problems = {
+        "no excerpt": missing,
+        "page chrome": {page: found for page, found in chrome.items() if found},
+        "raw TeX": {page: found for page, found in tex.items() if found},
+    }
+    assert not any(problems.values()), f"{word!r}: {problems}"
+    assert not outside and not errors, (outside, errors)
 
 
 # The panel each sidebar toggle controls, and whether it is on screen: inside the viewport and
@@ -278,6 +409,155 @@ def test_sidebar_toggles_open_and_close_their_panels(browser, server, width):
             )
     assert not outside and not errors, (outside, errors)
     page.close()
+
+
+@pytest.mark.parametrize("width", [390, 900])
+def test_the_contents_drawer_closes_after_a_pick(browser, server, width):
+    """On a phone and a tablet the page's contents open as a drawer; picking a section in it
+    scrolls there and closes the drawer (it stayed open over the text it had scrolled to)."""
+    page, outside, errors = visit(
+        browser,
+        f"{server}/book/ch05-decay-integral.html",
+        server,
+        {"width": width, "height": 844 if width < 500 else 900},
+    )
+    panel = PANELS[".secondary-toggle"]
+    page.locator(".secondary-toggle").first.click()
+    page.wait_for_function(f"({ON_SCREEN})({panel!r})", timeout=3000)
+    link = page.locator("dialog[open] nav.page-toc a[href^='#']").nth(3)
+    target = link.get_attribute("href")[1:]
+    link.click()
+    page.wait_for_function(f"!({ON_SCREEN})({panel!r})", timeout=3000)
+    assert not page.evaluate("!!document.querySelector('dialog[open]')")
+    top = page.evaluate(
+        "(id) => document.getElementById(id).getBoundingClientRect().top", target
+    )
+    assert 0 <= top < 200, f"{target} is at {top} px after the pick"
+    assert not outside and not errors, (outside, errors)
+    page.close()
+
+
+@pytest.mark.parametrize("edition", ["", "zh/"])
+def test_the_edition_switch_keeps_the_section(browser, server, edition):
+    """The link to the other edition leads to the same section: the one the address names,
+    or the one the reader has scrolled to (it dropped the anchor and opened the page at its
+    top)."""
+    other = "" if edition else "zh/"
+    url = f"{server}/{edition}book/ch05-decay-integral.html"
+    page, outside, errors = visit(browser, url + "#ch05-closed-form", server, PHONE)
+    page.locator("a.posenc-edition-switch").first.click()
+    page.wait_for_url(f"**/{other}book/ch05-decay-integral.html#ch05-closed-form")
+    page.wait_for_load_state("load")
+    top = page.evaluate(
+        "document.getElementById('ch05-closed-form').getBoundingClientRect().top"
+    )
+    assert 0 <= top < 200, f"the section is at {top} px in the other edition"
+    # without an anchor in the address: where the reader has scrolled to
+    page.goto(url, wait_until="load")
+    section = page.evaluate(
+        "document.getElementById('ch05-regimes').closest('section').id"
+    )
+    page.evaluate(
+        f"window.scrollTo(0, document.getElementById('{section}')"
+        ".getBoundingClientRect().top + scrollY + 300)"
+    )
+    page.locator("a.posenc-edition-switch").first.click()
+    page.wait_for_url(f"**/{other}book/ch05-decay-integral.html#{section}")
+    assert not outside and not errors, (outside, errors)
+    page.close()
+
+
+# Every formula typeset (ui/lazy typesets them as they scroll into view)
+EVERY_FORMULA = """async () => {
+    await MathJax.startup.promise;
+    const doc = MathJax.startup.document;
+    if (doc.lazyTypesetAll) await doc.lazyTypesetAll();
+}"""
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+@pytest.mark.parametrize(
+    "relative", ["book/ch12-rope.html", "zh/book/ch03-complex-solution.html"]
+)
+def test_scroll_cues_take_the_colour_behind_them(browser, server, relative, mode):
+    """A wide equation in a statement, a table in a dropdown, an output in a hidden cell: the
+    cover of each box's scroll cue is the colour behind the box, in both colour modes (the
+    page's colour over a statement's tint left a white, or near-black, patch each side of
+    nearly every wide equation in a statement). Light mode on every page: test_pages.py."""
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script(
+        f"localStorage.setItem('mode', '{mode}'); localStorage.setItem('theme', '{mode}')"
+    )
+    page = context.new_page()
+    page.goto(f"{server}/{relative}", wait_until="load")
+    page.evaluate(EVERY_FORMULA)
+    assert page.evaluate("document.documentElement.dataset.theme") == mode
+    in_statements = page.evaluate(
+        "document.querySelectorAll('div.proof.admonition:not(.prf-proof) "
+        "mjx-container[display=true]').length"
+    )
+    patches = page.evaluate(CUE_PATCHES)
+    context.close()
+    assert in_statements > 0, "no display equation in a statement to look at"
+    assert not patches, f"{mode}: scroll cues in the wrong colour: {patches}"
+
+
+SEARCH_CONTROLS = """() => [...document.querySelectorAll('.search-button, .search-button-field')]
+    .filter(el => { const r = el.getBoundingClientRect(), s = getComputedStyle(el);
+                    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden'; })
+    .map(el => el.closest('.bd-header-article') ? 'header' : 'elsewhere')"""
+
+
+@pytest.mark.parametrize("width", [390, 900, 1280])
+def test_the_header_has_a_search_button_at_every_width(browser, server, width):
+    """One search control, the magnifier in the header, at every width and with the chapter
+    list collapsed on a desktop (from 992 px the themes hid it behind the sidebar's search
+    field, so a collapsed sidebar left only Ctrl+K); it opens the search."""
+    page, outside, errors = visit(
+        browser,
+        f"{server}/book/ch04-standard-formula.html",
+        server,
+        {"width": width, "height": 844 if width < 500 else 900},
+    )
+    assert page.evaluate(SEARCH_CONTROLS) == ["header"], page.evaluate(SEARCH_CONTROLS)
+    if width >= 1200:  # collapse the chapter list: the magnifier stays
+        page.locator(".primary-toggle").first.click()
+        page.wait_for_timeout(500)
+        assert page.evaluate(SEARCH_CONTROLS) == ["header"]
+    page.locator(".bd-header-article .search-button").first.click()
+    page.wait_for_function(
+        "document.querySelector('#pst-search-dialog') "
+        "&& document.querySelector('#pst-search-dialog').open",
+        timeout=3000,
+    )
+    assert not outside and not errors, (outside, errors)
+    page.close()
+
+
+MAGNIFIER = """() => [...document.querySelectorAll('form.bd-search')]
+    .filter(form => form.getBoundingClientRect().width > 0).map(form => {
+        const icon = form.querySelector('.fa-magnifying-glass').getBoundingClientRect();
+        const input = form.querySelector('input');
+        const text = input.getBoundingClientRect().left
+            + parseFloat(getComputedStyle(input).paddingLeft);
+        return {icon: icon.right, text};
+    })"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_search_field_shows_the_whole_query(browser, server, width):
+    """On the search page the magnifier sits before the query, not over its first letter."""
+    page, _, _ = visit(
+        browser,
+        f"{server}/search.html?q=Abel",
+        server,
+        {"width": width, "height": 844 if width < 500 else 900},
+    )
+    fields = page.evaluate(MAGNIFIER)
+    page.close()
+    assert fields
+    covered = [field for field in fields if field["icon"] > field["text"]]
+    assert not covered, f"{width} px: the magnifier covers the query: {covered}"
 
 
 def test_requests_to_other_hosts_are_seen_and_refused(browser, server):

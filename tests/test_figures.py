@@ -75,9 +75,9 @@ def written(tmp_path_factory):
     titles = {}
     real_build = figures.build
 
-    def inspecting_build(name):
-        fig = real_build(name)
-        titles[name] = {
+    def inspecting_build(name, phone=False):
+        fig = real_build(name, phone)
+        titles[f"{name}{PHONE}" if phone else name] = {
             "suptitle": fig.get_suptitle(),
             "texts": len(fig.texts),
             "axes": [
@@ -107,6 +107,7 @@ def written(tmp_path_factory):
 
 
 STATIC = figures.names("static")
+PHONE = figures.PHONE_SUFFIX
 INTERACTIVE = figures.names("interactive")
 
 
@@ -126,13 +127,14 @@ def test_registry_holds_both_kinds_under_one_naming_rule():
 
 def test_write_all_writes_every_figure_in_every_format(written):
     expected = {f"{name}.{fmt}" for name in STATIC for fmt in figures.FORMATS}
+    expected |= {f"{name}{figures.PHONE_SUFFIX}" for name in STATIC}
     assert {p.name for p in written["paths_a"]} == expected
     assert len(written["paths_a"]) == len(expected)
     assert all(p.parent == written["a"] for p in written["paths_a"])
     assert {p.name for p in written["a"].iterdir()} == expected
     assert {p.name for p in written["b"].iterdir()} == {
         f"{CLI_FIGURE}.{fmt}" for fmt in figures.FORMATS
-    }
+    } | {f"{CLI_FIGURE}{figures.PHONE_SUFFIX}"}
 
 
 def test_written_files_are_byte_identical_between_runs(written):
@@ -179,6 +181,14 @@ def test_the_book_shows_the_files_make_figures_writes(written, built_site):
         if any(copy != (written["a"] / f"{name}.svg").read_bytes() for copy in copies)
     )
     assert not differ, f"the book shows other bytes than make figures writes: {differ}"
+    # and, on a phone, the figures drawn for phones (tools/extensions/phone_figures.py)
+    served = {path.read_bytes() for path in (built_site / "_images").glob(f"*{PHONE}")}
+    missing = sorted(
+        name
+        for name in STATIC
+        if (written["a"] / f"{name}{PHONE}").read_bytes() not in served
+    )
+    assert not missing, f"the site serves no phone drawing of {missing}"
 
 
 def test_the_site_serves_the_files_make_figures_writes(written, built_site):
@@ -216,7 +226,7 @@ def test_the_print_edition_prints_the_files_make_figures_writes(written):
     assert not differ, f"printed other bytes than make figures writes: {differ}"
 
 
-@pytest.mark.parametrize("fmt", figures.FORMATS)
+@pytest.mark.parametrize("fmt", [*figures.FORMATS, "phone.svg"])
 def test_written_files_have_right_format(written, fmt):
     for name in STATIC:
         data = (written["a"] / f"{name}.{fmt}").read_bytes()
@@ -238,7 +248,9 @@ SVG_LIMIT = 250_000  # bytes: dense layers are rasterised, so no page carries a 
 def test_svg_files_are_at_most_250_kb(written):
     """Read from the files ``write_all`` wrote (the same bytes as ``render(name, "svg")``), so
     no figure is rendered an extra time."""
-    sizes = {name: (written["a"] / f"{name}.svg").stat().st_size for name in STATIC}
+    sizes = {
+        path.name: path.stat().st_size for path in sorted(written["a"].glob("*.svg"))
+    }
     heavy = {
         name: f"{size // 1000} kB" for name, size in sizes.items() if size > SVG_LIMIT
     }
@@ -279,7 +291,7 @@ def test_written_files_carry_no_dates_or_tool_versions(written):
 
 
 def test_cli_reports_what_it_wrote(written):
-    assert "wrote 3 files for 1 figures" in written["stdout_b"]
+    assert "wrote 4 files for 1 figures" in written["stdout_b"]
 
 
 def test_cli_rejects_unknown_figure(tmp_path, capsys):
@@ -340,9 +352,10 @@ def test_render_and_show_leave_no_figure_open():
 
 def test_figures_have_no_title(written):
     """Captions live in the book's cell metadata; a matplotlib title would duplicate them.
-    (Checked on the Figure that ``write_all`` built, see the ``written`` fixture.)"""
+    (Checked on the Figures that ``write_all`` built, see the ``written`` fixture: each figure
+    and its drawing for phones.)"""
     titles = written["titles"]
-    assert set(titles) == set(STATIC)
+    assert set(titles) == set(STATIC) | {f"{name}{PHONE}" for name in STATIC}
     for name, seen in titles.items():
         assert seen["suptitle"] == "", name
         assert not seen["texts"], name

@@ -8,8 +8,18 @@ Helpers in tools/browser.py.
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from browser import DESKTOP, PAGE_BUDGET, PHONE, first_view
+from browser import (
+    CUE_PATCHES,
+    DESKTOP,
+    DRAW_PLOTLY,
+    PAGE_BUDGET,
+    PHONE,
+    first_view,
+)
+from support.book import ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -57,7 +67,7 @@ def result(page, timeout: float = 20000):
 
 # The whole page in view, as a script for start(): every formula typeset (not only those on
 # screen), every figure loaded (not only those near the screen), the interactive figures drawn
-# (Plotly comes after the page and its formulas).
+# (Plotly comes when the reader nears one of them: DRAW_PLOTLY scrolls to each).
 ALL_IN_VIEW = (
     "async () => { if (document.querySelector('.math')) await ("
     + TYPESET_ALL
@@ -65,7 +75,9 @@ ALL_IN_VIEW = (
     document.querySelectorAll('img[loading=lazy]').forEach(img => img.loading = 'eager');
     while (![...document.images].every(img => img.complete))
         await new Promise(resolve => setTimeout(resolve, 20));
-    if (window.posencPlotly) await window.posencPlotly;
+    await ("""
+    + DRAW_PLOTLY
+    + """)();
 }"""
 )
 
@@ -108,10 +120,8 @@ def pages(browser, server, built_site):
             page, outside, errors, loaded, mathjax_ms = first_view(
                 browser, server, relative
             )
-            # Plotly, which comes after the page and its formulas, is drawn now
-            page.evaluate(
-                "window.posencPlotly ? window.posencPlotly.then(() => true) : true"
-            )
+            # the interactive figures, which come when the reader nears them, are drawn now
+            page.evaluate(DRAW_PLOTLY)
             opened.append(page)
             found[relative] = {
                 "outside": outside,
@@ -202,6 +212,13 @@ def test_pages_are_light(pages):
     assert not heavy, f"pages loading more than {PAGE_BUDGET / 1e6} MB: {heavy}"
 
 
+# How many pieces brackets may hold and still never break inside (inline_math_breaks.js)
+LONG = int(
+    re.search(
+        r"var LONG = (\d+);",
+        (ROOT / "tools" / "extensions" / "inline_math_breaks.js").read_text(),
+    ).group(1)
+)
 MEASURE = """() => {
     const article = document.querySelector('article.bd-article') || document.querySelector('main');
     const column = article.getBoundingClientRect();
@@ -249,7 +266,8 @@ MEASURE = """() => {
     // 5. figures: their size against their natural width, inside the column, linked to the file
     const images = [...article.querySelectorAll('figure img, img.figure')].map(img => {
         const r = img.getBoundingClientRect(), link = img.closest('a[href]');
-        return {src: img.src.split('/').pop(), ratio: r.width / img.naturalWidth,
+        return {src: img.src.split('/').pop(), shown: img.currentSrc.split('/').pop(),
+                ratio: r.width / img.naturalWidth,
                 fits: r.left >= column.left - 1 && r.right <= column.right + 1,
                 linked: !!link && link.href === img.src};
     });
@@ -285,6 +303,25 @@ MEASURE = """() => {
             badBreaks.push(`${item.math}: ${pieces.length} pieces, ${nodes.length} nodes`);
             continue;
         }
+        // the innermost bracket around each piece, and how many pieces each pair holds (| and
+        // ‖ open and close); a break inside brackets that hold LONG pieces or fewer is wrong
+        const inside = [], open = [], holds = {}, bars = {};
+        nodes.forEach((node, k) => {
+            const core = node.isEmbellished ? node.coreMO() : null;
+            const text = core && core.getText ? core.getText() : '';
+            const bar = text === '|' || text === '\u2016' ? text : null;
+            const closes = open.length > 0
+                && (bar ? bars[bar] : CLASSES[node.texClass] === 'CLOSE');
+            const opens = !closes && (bar ? !bars[bar] : CLASSES[node.texClass] === 'OPEN');
+            if (closes) {
+                const start = open.pop();
+                holds[start] = k - start - 1;
+            }
+            inside.push(open.length ? open[open.length - 1] : -1);
+            if (opens) open.push(k);
+            if (bar) bars[bar] = opens;
+        });
+        open.forEach(start => { holds[start] = nodes.length - start - 1; });
         let last = null;
         pieces.forEach((piece, k) => {
             const box = piece.getBoundingClientRect();
@@ -292,6 +329,8 @@ MEASURE = """() => {
             const starts = last && box.top >= last.box.bottom - 2 && box.left < last.box.left;
             if (starts && !['BIN', 'REL', 'PUNCT'].includes(CLASSES[nodes[last.k].texClass]))
                 badBreaks.push(`${item.math} (after ${CLASSES[nodes[last.k].texClass]})`);
+            else if (starts && inside[last.k] >= 0 && holds[inside[last.k]] <= LONG)
+                badBreaks.push(`${item.math} (inside brackets)`);
             // TeX drops the space at a break: the new line does not start with it
             if (starts && parseFloat(getComputedStyle(piece).marginLeft) > 0.5)
                 badBreaks.push(`${item.math} (a line starts with a space)`);
@@ -310,9 +349,13 @@ MEASURE = """() => {
                 badBreaks.push(`${item.math} (a line starts with "${mark[0].slice(-1)}")`);
         }
     }
+    // 8. code blocks that scroll sideways
+    const scrollingCode = [...article.querySelectorAll('div.highlight pre, .cell_output pre')]
+        .filter(pre => pre.scrollWidth > pre.clientWidth + 1)
+        .map(pre => pre.textContent.trim().slice(0, 40));
     return {overflow: document.documentElement.scrollWidth - innerWidth, unscrolled, cut, silent,
-            math, images, split, badBreaks};
-}"""
+            math, images, split, badBreaks, scrollingCode, cuePatches: CUE_PATCHES()};
+}""".replace("CUE_PATCHES()", f"({CUE_PATCHES})()").replace("LONG", str(LONG))
 
 SCREENS = {"desktop": DESKTOP, "tablet": {"width": 900, "height": 900}, "phone": PHONE}
 
@@ -331,6 +374,18 @@ def test_display_math_fits_the_column_on_desktop(layouts):
     aligned environment instead; on a phone wide equations scroll inside their own box)."""
     wide = {page: m["math"] for page, m in layouts["desktop"].items() if m["math"]}
     assert not wide, f"display equations wider than the column: {wide}"
+
+
+def test_the_defining_formula_fits_a_phone(layouts):
+    """The landing page's formula, the book's subject, is stacked (one line per equation) and
+    fits a 390 px phone's column in both editions; on one line it had to be scrolled."""
+    wide = {
+        page: m["math"]
+        for page, m in layouts["phone"].items()
+        if page.endswith("book/intro.html") and m["math"]
+    }
+    assert len([p for p in layouts["phone"] if p.endswith("book/intro.html")]) == 2
+    assert not wide, f"display equations wider than a phone's column: {wide}"
 
 
 @pytest.mark.parametrize("screen", sorted(SCREENS))
@@ -369,6 +424,24 @@ def test_figures_fit_the_column_and_open_full_size(layouts, screen):
         assert not shrunk, f"figures shown below 70% of their natural width: {shrunk}"
 
 
+def test_figures_are_legible_on_a_phone(layouts):
+    """On a 390 px phone each figure is shown as drawn for phones (tools/extensions/
+    phone_figures.py; posenc.figures draws it 4.8 in wide, panels stacked, no text under
+    PHONE_TEXT points) and shown large enough that its smallest text is at least 9 px tall.
+    Drawn for a desktop, figures shrank to about 41 % there: 4 to 5 px labels."""
+    from posenc.figures import PHONE_SUFFIX, PHONE_TEXT
+
+    small = {}
+    for page, m in layouts["phone"].items():
+        for image in m["images"]:
+            text_px = PHONE_TEXT * 96 / 72 * image["ratio"]
+            if not image["shown"].endswith(PHONE_SUFFIX) or text_px < 9:
+                small.setdefault(page, []).append(
+                    (image["shown"][:16], f"{text_px:.1f} px")
+                )
+    assert not small, f"figures not drawn for phones, or their text under 9 px: {small}"
+
+
 @pytest.mark.parametrize("screen", ["desktop", "tablet"])
 def test_code_names_are_not_split_on_wide_screens(layouts, screen):
     """An inline code name (max_distance, a file name) is never broken inside the word where
@@ -381,7 +454,11 @@ def test_code_names_are_not_split_on_wide_screens(layouts, screen):
 def test_inline_formulas_break_only_where_tex_would(layouts, screen):
     """An inline formula that meets the end of a line goes on after a relation, a binary
     operator or a comma (TeX's rule, by MathJax's own classes of the pieces), never inside a
-    product or a function's argument. Before tools/extensions/inline_math_breaks.js the
+    product or a function's argument, and never inside brackets that hold a few pieces
+    (LONG or fewer; a longer bracketed list or bound may break after its commas and
+    operators): "f(q," / "m)" broke a function's arguments on a phone, where TeX never breaks
+    at such a comma. Before
+    tools/extensions/inline_math_breaks.js the
     browser broke formulas elsewhere 1,040 times on a phone and 419 times on a desktop, in
     both editions ("Ci(" / "x)", "L" / "d", "x" / "θ_i"). Nor does a line start with the
     punctuation after a formula (the Chinese edition's "：" and "；" did, 6 times on a phone),
@@ -391,6 +468,34 @@ def test_inline_formulas_break_only_where_tex_would(layouts, screen):
         page: m["badBreaks"] for page, m in layouts[screen].items() if m["badBreaks"]
     }
     assert not broken, f"{screen}: inline formulas broken where TeX would not: {broken}"
+
+
+def test_code_fits_the_desktop_column_as_well_as_the_tablets(layouts):
+    """At 1280 px, with both sidebars beside the text, no more code blocks scroll sideways
+    than at 900 px, where the sidebars are drawers (with the themes' sidebar widths the column
+    was narrower at 1280: 7 to 17 blocks per chapter scrolled there, none or one at 900)."""
+    worse = {
+        page: {
+            "desktop": len(m["scrollingCode"]),
+            "tablet": len(layouts["tablet"][page]["scrollingCode"]),
+            "first": m["scrollingCode"][:2],
+        }
+        for page, m in layouts["desktop"].items()
+        if len(m["scrollingCode"]) > len(layouts["tablet"][page]["scrollingCode"])
+    }
+    assert not worse, f"more code blocks scroll at 1280 px than at 900 px: {worse}"
+
+
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_scroll_cues_leave_no_patch(layouts, screen):
+    """A box that scrolls sideways (a wide equation, a table, code) covers its shadow, where
+    nothing is hidden, with the colour behind it: inside a statement, an admonition or a
+    dropdown that is the box's own tint, not the page's white (which left a patch on each side
+    of nearly every equation in a statement). Dark mode: tests/test_browser.py."""
+    patches = {
+        page: m["cuePatches"] for page, m in layouts[screen].items() if m["cuePatches"]
+    }
+    assert not patches, f"{screen}: scroll cues in the wrong colour: {patches}"
 
 
 def test_no_page_scrolls_sideways_on_a_phone(layouts):

@@ -77,7 +77,7 @@ def test_every_figure_is_printed_not_a_placeholder(pdf, text):
         for page in toc_files()
         for name in re.findall(r'^show\("(fig-[a-z0-9-]+)"\)', page.read_text(), re.M)
     ]
-    captions = set(re.findall(r"Fig\. (\d+\.\d+):", text))
+    captions = set(re.findall(r"Fig\. ([A-Z0-9]+\.\d+):", text))  # appendices: C.1
     assert len(captions) == len(names), (
         f"{len(captions)} figure captions for {len(names)} figures"
     )
@@ -133,3 +133,125 @@ def test_a_dropped_character_is_found_in_the_log():
         ("≫", "U+226B", "DejaVu Sans Mono")
     ]
     assert missing_characters("Overfull \\hbox (1.2pt too wide) in paragraph") == []
+
+
+TEX = LOG.with_suffix(".tex")
+
+
+def page_lines(pdf: Path) -> list[list[str]]:
+    """Each page's non-empty lines of text, in order."""
+    text = run("pdftotext", "-enc", "UTF-8", str(pdf), "-")
+    return [
+        [line for line in page.splitlines() if line.strip()]
+        for page in text.split("\f")
+    ]
+
+
+def test_the_contents_are_headed_contents(pdf):
+    """The table of contents is headed "Contents" (Sphinx named it after the first part's
+    caption, "Part I: Why sinusoids")."""
+    contents = next(
+        lines
+        for lines in page_lines(pdf)[:6]
+        if any("Introduction" in x for x in lines)
+    )
+    assert contents[0] == "Contents", contents[:3]
+
+
+def test_parts_and_lettered_appendices(text):
+    """The parts of the book are LaTeX parts, the appendices a part of their own after which
+    LaTeX letters them (they were chapters 15 to 22)."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    captions = [part["caption"] for part in toc["parts"] if part.get("caption")]
+    for caption in captions:
+        numbered = re.match(r"Part ([IVX]+): (.+)", caption)
+        if numbered:
+            assert f"Part {numbered.group(1)} {numbered.group(2)}" in text, caption
+        else:
+            assert f" {caption} " in text, caption
+    appendices = next(p for p in toc["parts"] if p.get("caption") == "Appendices")
+    for letter, chapter in zip("ABCDEFG", appendices["chapters"], strict=False):
+        name = title(ROOT / f"{chapter['file']}.md")
+        assert f"Appendix {letter} {name}" in text, f"Appendix {letter} {name}"
+    assert "Chapter 15" not in text
+
+
+def test_proofs_are_set_as_proofs(pdf):
+    """Every proof is set in the book's proof style (a run-in "Proof." and an end mark), not
+    in a box under an empty title bar."""
+    tex = TEX.read_text(encoding="utf-8")
+    proofs = sum(
+        len(re.findall(r"^[`:]{3,}\{prf:proof\}", page.read_text(), re.M))
+        for page in toc_files()
+    )
+    assert proofs > 40
+    assert tex.count("\\begin{posencproof}") == proofs
+    boxed = re.findall(
+        r"\\begin\{sphinxadmonition\}\{note\}\s*\\sphinxAtStartPar\s*\\DUrole\{prf-proof",
+        tex,
+    )
+    assert not boxed, f"{len(boxed)} proofs in a box"
+
+
+def test_one_bibliography(pdf, text):
+    """One bibliography, LaTeX's, listed once in the contents: not a chapter "Bibliography"
+    holding one sentence before it."""
+    tex = TEX.read_text(encoding="utf-8")
+    assert tex.count("\\begin{sphinxthebibliography}") == 1
+    assert "\\chapter{Bibliography}" not in tex
+    assert "Every source the chapters cite, in one place." not in text
+    contents = " ".join(" ".join(p) for p in page_lines(pdf)[:8])
+    assert contents.count("Bibliography") == 1, "Bibliography twice in the contents"
+
+
+def test_interactive_figures_read_as_such_on_paper(text):
+    """An interactive figure is printed as a note that says it is interactive on the
+    website and names the static figure to look at (its caption, naming a slider and a menu,
+    once stood under a static picture)."""
+    from posenc import figures
+
+    interactive = figures.names("interactive")
+    assert text.count("Interactive on the website:") == len(interactive)
+    assert not re.search(r"Fig\. [A-Z0-9]+\.\d+: Interactive:", text)
+    assert len(re.findall(r"On paper: Fig\. \d+\.\d+\.", text)) == len(interactive)
+
+
+STATEMENT_TITLE = re.compile(
+    r"^(Theorem|Lemma|Proposition|Corollary|Definition|Assumption) [A-Z0-9]+\.\d+"
+)
+
+
+def stranded_titles(pages: list[list[str]]) -> list[tuple[int, str]]:
+    """(page, title) of each statement whose title is the last line of a page's text (the
+    page's last two lines are its running foot: the page number and a heading)."""
+    found = []
+    for number, lines in enumerate(pages, start=1):
+        body = lines[:-2]
+        if body and STATEMENT_TITLE.match(body[-1]):
+            found.append((number, body[-1]))
+        elif (
+            len(body) > 1 and STATEMENT_TITLE.match(body[-2]) and body[-1].endswith(")")
+        ):
+            found.append((number, body[-2]))  # a title over two lines
+    return found
+
+
+def test_no_statement_title_at_a_page_foot(pdf):
+    """A statement's title never ends a page, its statement on the next (p. 102 of the first
+    print edition ended with "Proposition 7.3 (Integrals of the power schedules)")."""
+    stranded = stranded_titles(page_lines(pdf))
+    assert not stranded, f"statement titles at a page's foot: {stranded}"
+
+
+def test_a_stranded_title_is_found():
+    """Negative control of the test above, on the text of that page."""
+    page = [
+        "Header",
+        "7.2.1 Closed forms",
+        "Proposition 7.3 (Integrals of the power",
+        "schedules)",
+        "96",
+        "Chapter 7. Bases and frequency schedules",
+    ]
+    assert stranded_titles([page]) == [(1, "Proposition 7.3 (Integrals of the power")]
+    assert stranded_titles([page[:3] + ["The text.", "96", "Chapter 7."]]) == []

@@ -325,3 +325,20 @@ def test_jupyterlab_reports_every_extension_compatible():
     report = listed.stdout + listed.stderr
     assert "jupyterlab-myst" in report, report
     assert "not compatible" not in report, report
+
+
+def test_a_kernel_starts_without_noise(tmp_path):
+    """A kernel started as the build and `jupyter execute` start it writes nothing to stderr
+    (ipykernel 7.3 and later warn there, on every start, that TCP is unencrypted)."""
+    from jupyter_client.manager import KernelManager
+
+    manager = KernelManager(kernel_name="python3")
+    with (tmp_path / "stderr").open("w") as stderr:
+        manager.start_kernel(stderr=stderr)
+        client = manager.client()
+        client.start_channels()
+        client.wait_for_ready(timeout=60)
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    noise = (tmp_path / "stderr").read_text()
+    assert "without encryption" not in noise and "WARNING" not in noise, noise

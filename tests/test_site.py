@@ -8,6 +8,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+import yaml
 from browser import FETCHED
 from support.book import HTML, built_page, edition_root, is_notebook, toc_files
 
@@ -111,35 +112,191 @@ def test_what_the_site_serves_of_others_carries_its_licence(built_site):
         assert notice.startswith("MIT License") and "Plotly" in notice, bundle
 
 
-def test_internal_links_and_anchors_resolve(soups, built_site):
-    """Every link within the site leads to a file of the site, and to an id on that page (the
-    landing page's link to the PDF too, which `make pdf` puts beside the site's root)."""
+# Where a page names another file of the site: links, and what the browser fetches
+ASSETS = {
+    "a": "href",
+    "link": "href",
+    "script": "src",
+    "img": "src",
+    "source": "srcset",
+    "iframe": "src",
+}
+CSS_URL = re.compile(r"url\(\s*['\"]?([^)'\"]+)")
+
+
+def _local(url: str) -> bool:
+    return bool(url) and not (
+        urlsplit(url).scheme or url.startswith(("//", "#", "data:", "javascript:"))
+    )
+
+
+def _file(page: Path, url: str) -> Path:
+    """The file of the site that ``url``, on ``page``, names."""
+    if not urlsplit(url).path:
+        return page.resolve()
+    target = (page.parent / unquote(urlsplit(url).path)).resolve()
+    return target / "index.html" if target.is_dir() else target
+
+
+def test_every_internal_link_and_asset_resolves(soups, built_site):
+    """Every link within the site, in both editions, leads to a file of the site, and to an id
+    on that page; so does every file a page or a stylesheet of the site asks for (scripts,
+    stylesheets, icons, images, a picture's sources, the Plotly bundle of the loader's
+    data-src, fonts and images of url()). The landing page's link to the print edition once
+    led to a PDF that only `make pdf` put there: a 404 on a site `make book` built."""
     ids = {
         path: {el["id"] for el in soup.find_all(id=True)}
         for path, soup in soups.items()
     }
-    broken = []
+    broken, checked = [], 0
     for path, soup in soups.items():
-        for anchor in soup.find_all("a", href=True):
-            href = anchor["href"]
-            parts = urlsplit(href)
-            if parts.scheme or href.startswith(("//", "mailto:", "javascript:")):
+        urls = [
+            (tag, el[attribute].split()[0])
+            for tag, attribute in ASSETS.items()
+            for el in soup.find_all(tag)
+            if el.get(attribute)
+        ]
+        urls += [("data-src", el["data-src"]) for el in soup.select("[data-src]")]
+        for tag, url in urls:
+            if not _local(url) and not (tag == "a" and url.startswith("#")):
                 continue
-            target = (
-                (path.parent / unquote(parts.path)).resolve() if parts.path else path
-            )
-            if target.is_dir():
-                target = target / "index.html"
+            checked += 1
+            target = _file(path, url) if not url.startswith("#") else path
+            fragment = unquote(urlsplit(url).fragment)
             if not target.exists():
-                broken.append((path.name, href))
+                broken.append((path.relative_to(built_site).as_posix(), url))
             elif (
-                parts.fragment
-                and target.suffix == ".html"
+                tag == "a"
+                and fragment
                 and target in ids
-                and unquote(parts.fragment) not in ids[target]
+                and fragment not in ids[target]
             ):
-                broken.append((path.name, href))
-    assert not broken, f"broken internal links: {broken[:20]}"
+                broken.append((path.relative_to(built_site).as_posix(), url))
+    for sheet in built_site.rglob("*.css"):
+        for url in CSS_URL.findall(sheet.read_text(encoding="utf-8", errors="replace")):
+            if _local(url) and not url.startswith("%23"):
+                checked += 1
+                if not _file(sheet, url).exists():
+                    broken.append((sheet.relative_to(built_site).as_posix(), url))
+    assert checked > 5000, f"only {checked} links and assets found"
+    assert not broken, f"broken links and assets: {broken[:20]}"
+
+
+PDF_NAME = (
+    Path(
+        yaml.safe_load((HTML.parents[1] / "_config.yml").read_text())["latex"][
+            "latex_documents"
+        ]["targetname"]
+    )
+    .with_suffix(".pdf")
+    .name
+)
+
+
+def test_the_print_edition_is_linked_where_it_exists(soups, built_site):
+    """The landing page's "print edition" and the ".pdf" of every page's download menu, in
+    both editions, lead to the PDF when `make pdf` has built it (beside the site's root, the
+    very file), and otherwise to the landing page's word that `make pdf` writes it; no page
+    offers `window.print()` of itself as "the PDF"."""
+    built = HTML.parents[1] / "_build" / "pdf" / PDF_NAME
+    printing = [
+        path.name for path, soup in soups.items() if soup.select('[onclick*="print"]')
+    ]
+    assert not printing, f"pages that print themselves as the PDF: {printing}"
+    menus = 0
+    for path, soup in soups.items():
+        links = soup.select("a.btn-download-pdf-button")
+        if path.name == "intro.html":
+            links += soup.select("article a.posenc-pdf-edition")
+            note = soup.select_one("article #print-edition")
+            if not built.exists():
+                assert note is not None and "make pdf" in note.get_text(), path
+        for link in links:
+            menus += 1
+            target, fragment = (
+                _file(path, link["href"]),
+                urlsplit(link["href"]).fragment,
+            )
+            if built.exists():
+                assert target == (built_site / PDF_NAME).resolve(), (path, link["href"])
+                assert target.read_bytes() == built.read_bytes(), "a stale PDF"
+            else:
+                assert target.name == "intro.html" and fragment == "print-edition", (
+                    path,
+                    link["href"],
+                )
+    assert menus > 40, f"only {menus} links to the print edition"
+
+
+def test_the_chinese_menu_says_its_sources_are_english(soups, built_site):
+    """The Chinese edition's download menu offers the chapter's English source and notebook,
+    and says so."""
+    items = [
+        item
+        for path, soup in soups.items()
+        if edition_root(path).name == "zh"
+        for item in soup.select(
+            "a.btn-download-source-button, a.btn-download-notebook-button"
+        )
+    ]
+    assert len(items) > 30
+    silent = [
+        item.get_text(" ", strip=True) for item in items if "英文" not in item.text
+    ]
+    assert not silent, f"menu items that do not say they are English: {silent[:5]}"
+
+
+def test_the_site_index_has_a_title_and_a_link(built_site):
+    """Each edition's index.html, which sends the browser on to the landing page, has a title
+    and a link to follow (it was a bare <meta refresh>)."""
+    for site in (built_site, built_site / "zh"):
+        soup = built_page(site / "index.html")
+        assert soup.title and soup.title.get_text(strip=True), site
+        link = soup.select_one("body a[href]")
+        assert link is not None, site
+        assert (
+            _file(site / "index.html", link["href"])
+            == (site / "book" / "intro.html").resolve()
+        )
+
+
+def test_no_glue_call_in_code_the_reader_sees(soups):
+    """The code a page shows unfolded computes and checks; the calls that hand its numbers to
+    the text (`glue(...)`) sit in cells the page does not show (the appendix of special
+    functions showed ten of them, chapters 5 to 9 more)."""
+    shown = []
+    for path, soup in soups.items():
+        for cell in soup.select("div.cell"):
+            if {"tag_hide-input", "tag_hide-cell"} & set(cell.get("class", [])):
+                continue
+            source = cell.select_one(".cell_input")
+            if source is not None and "glue(" in source.get_text():
+                shown.append(path.relative_to(HTML).as_posix())
+    assert not shown, f"pages showing glue(...) in open code: {sorted(set(shown))}"
+
+
+def test_appendices_are_lettered_and_number_their_statements(soups):
+    """The appendices are A, B, ... in the contents and their headings, and their statements
+    and figures are numbered like the chapters' ("Definition B.1"; they were "Definition 1,
+    2, 3" across all appendices), in both editions."""
+    appendix_pages = {
+        path: soup for path, soup in soups.items() if path.name.startswith("appendix-")
+    }
+    assert len(appendix_pages) == 14, sorted(p.name for p in appendix_pages)
+    letters, statements = set(), 0
+    for path, soup in appendix_pages.items():
+        heading = soup.select_one("article h1").get_text(" ", strip=True)
+        match = re.match(r"([A-Z])\. ", heading)
+        assert match, f"{path.name}: heading {heading!r} has no letter"
+        letters.add(match.group(1))
+        for title in soup.select("article div.proof.admonition > p.admonition-title"):
+            text = title.get_text(" ", strip=True)
+            if re.match(r"(Proof|证明)", text):
+                continue
+            statements += 1
+            assert re.search(rf"\b{match.group(1)}\.\d+\b", text), (path.name, text)
+    assert letters == set("ABCDEFG"), letters
+    assert statements >= 6
 
 
 def test_no_duplicate_ids(soups):

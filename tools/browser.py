@@ -116,6 +116,70 @@ def load_all_images(page, timeout=20000):
     )
 
 
+# The interactive figures drawn, as a reader gets them: Plotly is fetched when a figure comes
+# near the window (tools/extensions/offline_assets.py), so each is scrolled to; then back to the
+# top of the page.
+DRAW_PLOTLY = """async () => {
+    const figures = [...document.querySelectorAll('.posenc-plotly')];
+    if (!figures.length) return true;
+    const top = window.scrollY;
+    for (const figure of figures) {
+        figure.scrollIntoView({block: 'center'});
+        await window.posencPlotly;
+        // drawn: Plotly has laid it out (a resize before that would not reach it)
+        while (!(figure._fullLayout && figure.querySelector('.main-svg')))
+            await new Promise(resolve => setTimeout(resolve, 20));
+        await new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 50)));
+    }
+    window.scrollTo(0, top);
+    return true;
+}"""
+
+
+# Boxes that scroll sideways (book/_static/custom.css) show a shadow where more is hidden and
+# cover it, where nothing is, with a gradient from the colour behind the box. The boxes whose
+# cover does not match what is behind them, as a reader sees it (the page's colour over a
+# statement's tint left a patch beside every wide equation): "tag.class (behind: ...)" for each.
+CUE_PATCHES = """() => {
+    const rgba = text => {
+        const m = /rgba?\\(([^)]+)\\)/.exec(text || '');
+        if (!m) return null;
+        const v = m[1].split(',').map(Number);
+        return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
+    };
+    const over = (top, below) => [0, 1, 2].map(i => top[i] * top[3] + below[i] * (1 - top[3]))
+        .concat([1]);
+    const BOXES = '.bd-article div.math mjx-container[display="true"], '
+        + '.bd-article .pst-scrollable-table-container, .bd-article .cell_output > .output, '
+        + '.bd-article .cell_output figure > .output, .bd-article div.highlight pre, '
+        + '.bd-article .cell_output pre';
+    const patches = [];
+    for (const box of document.querySelectorAll(BOXES)) {
+        const cover = /linear-gradient\\([^,]*,\\s*(rgba?\\([^)]*\\))/
+            .exec(getComputedStyle(box).backgroundImage);
+        if (!cover) continue;
+        // what is behind the box: the backgrounds of its ancestors, painted over one another
+        const chain = [];
+        for (let el = box.parentElement; el; el = el.parentElement) chain.unshift(el);
+        let behind = [255, 255, 255, 1], holder = 'page';
+        for (const el of chain) {
+            const colour = rgba(getComputedStyle(el).backgroundColor);
+            if (colour && colour[3] > 0) {
+                behind = over(colour, behind);
+                holder = el.tagName.toLowerCase() + '.' + [...el.classList].slice(0, 2).join('.');
+            }
+        }
+        const own = rgba(getComputedStyle(box).backgroundColor);
+        if (own && own[3] > 0) behind = over(own, behind);
+        const seen = over(rgba(cover[1]), behind);
+        if (Math.max(...[0, 1, 2].map(i => Math.abs(seen[i] - behind[i]))) > 2)
+            patches.push(box.tagName.toLowerCase() + ' in ' + holder + ' "'
+                + box.textContent.trim().slice(0, 30) + '"');
+    }
+    return patches;
+}"""
+
+
 # Set before the page's scripts run: the moment MathJax has typeset what the reader sees.
 MATHJAX_CLOCK = """(() => { const t = setInterval(() => {
     if (window.MathJax && MathJax.startup && MathJax.startup.promise) { clearInterval(t);

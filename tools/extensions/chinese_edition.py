@@ -21,6 +21,8 @@ What this extension adds to Sphinx's own translation machinery:
 4. Every page links its counterpart in the other edition (a link at the start of the page
    header's buttons, book/_templates/edition-switch.html, and a `<link rel="alternate"
    hreflang>` in its head); the role ``{other-edition}`text``` links it from the text.
+5. The Chinese edition's download menu says that the chapter's source and notebook it offers
+   are the English ones (the Chinese text lives in the catalogues).
 """
 
 from __future__ import annotations
@@ -296,6 +298,34 @@ def other_edition_role(
     return [reference], []
 
 
+# The download menu's items that are the same files in both editions, and what the Chinese
+# edition says of them: they are in English
+ENGLISH_DOWNLOADS = {
+    "download-source-button": (
+        "（英文）",
+        "本章的源文件（MyST Markdown，英文原文；中文译文在 locale/zh_CN 中）",
+    ),
+    "download-notebook-button": ("（英文）", "本章执行后的 notebook（英文）"),
+}
+
+
+def label_english_downloads(
+    app: Sphinx, pagename, templatename, context, doctree
+) -> None:
+    """`html-page-context`, after the theme's header buttons: in the Chinese edition, the
+    download menu's source and notebook say that they are English."""
+    if not is_translation(app):
+        return
+    for group in context.get("header_buttons", []):
+        if group.get("label") != "download-buttons":
+            continue
+        for button in group["buttons"]:
+            if button.get("label") in ENGLISH_DOWNLOADS:
+                suffix, tooltip = ENGLISH_DOWNLOADS[button["label"]]
+                button["text"] = button["text"] + suffix
+                button["tooltip"] = tooltip
+
+
 def quiet_word_splitter(app: Sphinx, config) -> None:
     """jieba (Sphinx's Chinese search index splits words with it) logs its dictionary loading
     at DEBUG level to stderr; only its warnings belong in the build log."""
@@ -316,4 +346,5 @@ def setup(app: Sphinx) -> dict:
     app.add_transform(RequireTranslatedExerciseTitles)
     app.connect("doctree-resolved", require_translations)
     app.connect("html-page-context", link_other_edition)
+    app.connect("html-page-context", label_english_downloads, priority=700)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

@@ -9,14 +9,17 @@
 2. Plotly's basic bundle (tools/vendor/plotly.js/, refused unless it is the plotly.js version
    the pinned `plotly` package writes figures for; `make vendor` refreshes it) is copied with
    its licence (MIT) to `<html>/plotly/`, and loaded only by the pages whose body holds an
-   interactive figure, only once the page has loaded and MathJax has typeset what is on screen:
-   its 1.2 MB would otherwise be compiled in front of the page's formulas.
+   interactive figure, only when the reader comes near one of them (within a screen's height
+   of the window; or to print the page), and after MathJax has typeset what is on screen: its
+   1.2 MB would otherwise be fetched and compiled on every visit of such a page, read to its
+   figure or not, in front of the page's formulas.
 3. sphinx-thebe's scripts, which Jupyter Book always loads, are removed: this book runs no
    kernel service, and thebe would put an unpkg.com URL into every page.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import re
 import shutil
@@ -127,11 +130,14 @@ def copy_plotly(app: Sphinx) -> None:
 
 
 # On a page with an interactive figure: the promise `window.posencPlotly`, which the figures'
-# inline scripts wait for, resolved once the bundle (in `data-src`) has loaded after the page
-# and after MathJax has typeset what is on screen.
+# inline scripts wait for, resolved once the bundle (in `data-src`) has loaded. It is fetched
+# when a figure comes within a window's height of the window (an IntersectionObserver), or
+# before printing, and after MathJax has typeset what is on screen.
 PLOTLY_LOADER = """window.posencPlotly = new Promise(function (resolve, reject) {
-  var src = document.currentScript.dataset.src;
-  window.addEventListener("load", function () {
+  var src = document.currentScript.dataset.src, started = false;
+  function load() {
+    if (started) return;
+    started = true;
     var typeset = window.MathJax && MathJax.startup && MathJax.startup.promise;
     Promise.resolve(typeset).catch(function () {}).then(function () {
       var script = document.createElement("script");
@@ -139,6 +145,19 @@ PLOTLY_LOADER = """window.posencPlotly = new Promise(function (resolve, reject) 
       script.onload = resolve;
       script.onerror = reject;
       document.head.appendChild(script);
+    });
+  }
+  window.addEventListener("beforeprint", load);
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!("IntersectionObserver" in window)) return load();
+    var near = new IntersectionObserver(function (entries) {
+      if (entries.some(function (entry) { return entry.isIntersecting; })) {
+        near.disconnect();
+        load();
+      }
+    }, {rootMargin: "100% 0px"});  // a window's height above and below it
+    document.querySelectorAll(".posenc-plotly").forEach(function (figure) {
+      near.observe(figure);
     });
   });
 });"""
@@ -180,5 +199,8 @@ def setup(app: Sphinx) -> dict:
     app.connect("builder-inited", copy_plotly)
     app.connect("build-finished", copy_mathjax)
     app.connect("html-page-context", load_plotly_where_needed)
+    # a changed loader is a changed "html" setting: Sphinx then writes every page again
+    digest = hashlib.sha256(PLOTLY_LOADER.encode()).hexdigest()
+    app.add_config_value("posenc_plotly_loader", digest, "html")
     app.connect("html-page-context", drop_thebe)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

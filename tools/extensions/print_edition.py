@@ -6,23 +6,43 @@
    (its code is one `show(...)` call, and `make figures` is the place to read drawing code);
    a check cell shows its one-line verdict first, then its code in a smaller face (the
    preamble in _config.yml defines the environment `posencprintcheck`).
-2. The landing page links the PDF: the role ``{pdf-edition}`text``` is a link to the PDF
-   beside the site's root (`_build/html/<name>.pdf`; `make pdf` and every later HTML build
-   copy it there from `_build/pdf/`). In the PDF itself the paragraph holding the link is
-   left out.
+2. The site links the PDF where there is one, and says how to get it where there is not: the
+   role ``{pdf-edition}`text``` on the landing page and the ".pdf" item of every page's
+   download menu (which the theme made a `window.print()` of the one page) lead to the PDF
+   beside the site's root (`_build/html/<name>.pdf`, copied there from `_build/pdf/` before
+   the pages are written) when `make pdf` has built it; otherwise the landing page says that
+   `make pdf` writes it, and the menu item leads there. Whether the PDF is built is an "html"
+   setting (`posenc_print_edition_built`), so the pages are written again when it changes
+   (`make pdf` rebuilds a site that exists). In the PDF itself the paragraph holding the link
+   is left out.
 3. Print fixes: the landing page is an unnumbered introduction (not chapters 1 to 3), and an
    exercise referred to from another chapter gets the label that reference looks for.
 4. Figures in print: the notebooks hold each figure as SVG (the website's form), which LaTeX
-   cannot include; each figure of `posenc.figures` is printed from the PDF its `render` gives
-   (an interactive figure's static twin), the very bytes `make figures` writes.
+   cannot include; each static figure of `posenc.figures` is printed from the PDF its `render`
+   gives, the very bytes `make figures` writes. An interactive figure is printed as a numbered
+   note, its caption (which names its slider and menu) said to be of the website, pointing to
+   its static twin, which the chapter prints as a figure of its own: printed again under the
+   interactive caption, it read as a picture with a slider.
+5. The book's structure in print: "Contents" heads the contents (Sphinx names them after the
+   first part's caption); each part of _toc.yml is a LaTeX part ("Part I, Why sinusoids"), the
+   appendices one unnumbered part after `\appendix`, so LaTeX letters them (A, B, ... as
+   sphinx_patches.py does on the site); the bibliography page is LaTeX's bibliography alone
+   (its own chapter heading and sentence made a second "Bibliography" and an almost empty
+   page).
+6. Statements and proofs in print: a proof is set in the book's proof style, a run-in italic
+   "Proof." and an end mark (the preamble's `posencproof`), not in an admonition box with an
+   empty title bar; a statement starts on a new page unless ten lines fit below its title.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
+import yaml
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
@@ -34,8 +54,14 @@ WEB_ONLY_LINKS = {LINK_CLASS, "posenc-other-edition"}
 
 
 def pdf_name(app: Sphinx) -> str:
-    """The PDF's file name: the LaTeX target of `latex_documents` (set in _config.yml)."""
-    return Path(app.config.latex_documents[0][1]).with_suffix(".pdf").name
+    """The PDF's file name: the LaTeX target that _config.yml names (latex: latex_documents:
+    targetname), read from the file: Jupyter Book puts it into `latex_documents` only once
+    Sphinx has started, after the settings that decide which pages to write again."""
+    config = yaml.safe_load(
+        (Path(app.srcdir) / "_config.yml").read_text(encoding="utf-8")
+    )
+    target = (config.get("latex") or {}).get("latex_documents", {}).get("targetname")
+    return Path(target or app.config.latex_documents[0][1]).with_suffix(".pdf").name
 
 
 class PrintFoldedCells(SphinxPostTransform):
@@ -70,8 +96,9 @@ class PrintFoldedCells(SphinxPostTransform):
 
 
 class FiguresInPrint(SphinxPostTransform):
-    """In LaTeX, the output of a cell that shows a registered figure (its figure node is named
-    after it) is that figure's PDF, written beside the .tex file."""
+    """In LaTeX, the output of a cell that shows a registered static figure (its figure node is
+    named after it) is that figure's PDF, written beside the .tex file; an interactive figure
+    is a note that points to its static twin."""
 
     default_priority = (
         3  # before MyST-NB picks one output of each cell (SelectMimeType, 4)
@@ -82,14 +109,16 @@ class FiguresInPrint(SphinxPostTransform):
         from posenc import figures
 
         registered = set(figures.names())
-        for figure in self.document.findall(nodes.figure):
+        for figure in list(self.document.findall(nodes.figure)):
             name = next((n for n in figure["names"] if n in registered), None)
             if name is None:
                 continue
-            static = figures.print_twin(name)
-            pdf = Path(self.app.outdir) / f"{static}.pdf"
+            if figures.entry(name).kind == figures.INTERACTIVE:
+                self.note(figure, figures.entry(name).twin)
+                continue
+            pdf = Path(self.app.outdir) / f"{name}.pdf"
             if not pdf.exists():
-                pdf.write_bytes(figures.render(static, "pdf"))
+                pdf.write_bytes(figures.render(name, "pdf"))
             for bundle in list(figure.findall(_is_output)):
                 alt = next(
                     (i["alt"] for i in bundle.findall(nodes.image) if "alt" in i), ""
@@ -97,6 +126,56 @@ class FiguresInPrint(SphinxPostTransform):
                 image = nodes.image(uri=pdf.name, candidates={"*": pdf.name}, alt=alt)
                 bundle.children = []
                 bundle += nodes.container("", image, mime_type="application/pdf")
+
+    def note(self, figure: nodes.figure, twin: str) -> None:
+        """The interactive figure as a paragraph: its number (a figure's, so that the numbers
+        and the references to it stay those of the website), its caption as of the website,
+        and the static twin to look at on paper."""
+        docname = _docname(figure, self.env.docname)
+        labels = "".join(
+            f"\\label{{\\detokenize{{{docname}:{target}}}}}" for target in figure["ids"]
+        )
+        caption = next(figure.findall(nodes.caption), None)
+        words = caption.deepcopy().children if caption is not None else []
+        first = next((w for w in words if isinstance(w, nodes.Text)), None)
+        if first is not None and str(first).startswith(INTERACTIVE_CAPTION):
+            rest = str(first)[len(INTERACTIVE_CAPTION) :]
+            words[words.index(first)] = nodes.Text(rest)
+        twin_figure = next(
+            (f for f in self.document.findall(nodes.figure) if twin in f["names"]), None
+        )
+        twin_doc = _docname(twin_figure, docname) if twin_figure else docname
+        start = (
+            "\\par\\medskip\\noindent\\refstepcounter{figure}"
+            f"{labels}\\textbf{{Fig.~\\thefigure:}} "
+        )
+        end = (
+            f" On paper: Fig.~\\ref{{\\detokenize{{{twin_doc}:{twin}}}}}.\\par\\medskip"
+        )
+        paragraph = nodes.paragraph(
+            "",
+            "",
+            nodes.raw("", start, format="latex"),
+            nodes.Text(WEBSITE_FIGURE),
+            *words,
+            nodes.raw("", end, format="latex"),
+        )
+        figure.parent.replace(figure, paragraph)
+
+
+# How an interactive figure's caption begins, and what the print edition says instead
+INTERACTIVE_CAPTION = "Interactive: "
+WEBSITE_FIGURE = "Interactive on the website: "
+
+
+def _docname(node, default: str) -> str:
+    """The page a node of the print edition's one big document came from: the docname that
+    Sphinx gives each section of an included page (its nodes' parents stop at the page)."""
+    while node is not None:
+        if isinstance(node, nodes.section) and node.get("docname"):
+            return node["docname"]
+        node = node.parent
+    return default
 
 
 def _is_output(node) -> bool:
@@ -160,14 +239,220 @@ class UnnumberedIntroduction(SphinxPostTransform):
         top.insert(first, start)
 
 
+# Whether `make pdf` has built the print edition: an "html" setting, set when the build starts
+PDF_BUILT = "posenc_print_edition_built"
+# The landing page's paragraph that names the print edition (the menu leads there without one)
+PDF_ANCHOR = "print-edition"
+# What the site says of the print edition, in each edition's language (the PDF is in English)
+WORDS = {
+    "en": {
+        "missing": ("not part of this copy of the site: ", "make pdf", " writes it"),
+        "menu": ".pdf",
+        "built": "The whole book, typeset for print (PDF)",
+        "not built": "The print edition is not part of this copy of the site: make pdf "
+        "writes it",
+    },
+    "zh_CN": {
+        "missing": ("此份网站未附带，运行 ", "make pdf", " 即可生成"),
+        "menu": ".pdf（英文）",
+        "built": "整本书的印刷版（PDF，英文）",
+        "not built": "此份网站未附带印刷版：运行 make pdf 即可生成",
+    },
+}
+
+
+def _words(app: Sphinx) -> dict:
+    return WORDS.get(app.config.language or "en", WORDS["en"])
+
+
+def _site(app: Sphinx) -> Path:
+    """The root of the site: the English edition's folder (the Chinese one is its zh/)."""
+    translated = (app.config.language or "en") != "en"
+    return Path(app.outdir).parent if translated else Path(app.outdir)
+
+
+def built_pdf(app: Sphinx) -> Path:
+    """Where `make pdf` writes the print edition: _build/pdf/<name>.pdf."""
+    return _site(app).parent / "pdf" / pdf_name(app)
+
+
+# A part's caption in _toc.yml ("Part I: Why sinusoids"): LaTeX numbers the part itself
+PART_NUMBER = re.compile(r"^Part [IVXLC]+:\s*")
+# The caption of the part that holds the appendices (sphinx_patches.py letters them on the site)
+APPENDICES = "Appendices"
+
+
+class PartsInPrint(SphinxPostTransform):
+    """Each toctree of the landing page (a part of _toc.yml) starts a LaTeX part; the appendices
+    an unnumbered part after \\appendix; a part without a caption (the bibliography) none."""
+
+    default_priority = 199
+    formats = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        if self.env.docname != self.config.root_doc:
+            return
+        captions = [
+            toctree.get("caption")
+            for toctree in self.env.get_doctree(self.config.root_doc).findall(
+                addnodes.toctree
+            )
+        ]
+        wrappers = [
+            compound
+            for compound in self.document.findall(nodes.compound)
+            if "toctree-wrapper" in compound.get("classes", [])
+        ]
+        for caption, wrapper in zip(captions, wrappers, strict=False):
+            if not caption:
+                continue
+            title = PART_NUMBER.sub("", caption)
+            if caption == APPENDICES:
+                # Sphinx numbers figures and tables with the chapter's arabic number:
+                # lettered here, as on the site (Fig. C.1)
+                start = (
+                    "\\cleardoublepage\\appendix"
+                    "\\renewcommand{\\thefigure}{\\thechapter.\\arabic{figure}}"
+                    "\\renewcommand{\\thetable}{\\thechapter.\\arabic{table}}"
+                    "\\part*{" + title + "}\\addcontentsline{toc}{part}{" + title + "}"
+                )
+            else:
+                start = "\\part{" + title + "}"
+            wrapper.insert(0, nodes.raw("", start + "\n", format="latex"))
+
+
+class OneBibliography(SphinxPostTransform):
+    """The bibliography page in print is LaTeX's bibliography, which is a chapter with its own
+    heading: the page's heading and its sentence go, its labels stay (at the top of the page
+    where the bibliography starts)."""
+
+    default_priority = 199
+    formats = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        for section in list(self.document.findall(nodes.section)):
+            if section.get("docname") != BIBLIOGRAPHY:
+                continue
+            docname = section["docname"]
+            labels = "".join(
+                f"\\label{{\\detokenize{{{docname}:{target}}}}}"
+                for target in section["ids"]
+            )
+            kept = [
+                child
+                for child in section.children
+                if not isinstance(child, (nodes.title, nodes.paragraph))
+            ]
+            start = nodes.raw(
+                "", "\\cleardoublepage\\phantomsection" + labels + "\n", format="latex"
+            )
+            section.replace_self([start, *kept])
+            return
+
+
+# The bibliography's page (book/bibliography.md)
+BIBLIOGRAPHY = "book/bibliography"
+
+
+class ProofsAndStatementsInPrint(SphinxPostTransform):
+    """A proof in the preamble's `posencproof` style instead of an admonition box with an
+    empty title; before a statement, `\\needspace` keeps its title from the foot of a page."""
+
+    default_priority = 199
+    formats = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        from sphinx_proof.nodes import NODE_TYPES, proof_node
+
+        statements = tuple(set(NODE_TYPES.values()) - {proof_node})
+        for statement in list(
+            self.document.findall(lambda n: isinstance(n, statements))
+        ):
+            statement.parent.insert(
+                statement.parent.index(statement),
+                nodes.raw("", "\\needspace{10\\baselineskip}\n", format="latex"),
+            )
+        for proof in list(self.document.findall(proof_node)):
+            for box in list(proof.children):
+                if not isinstance(box, nodes.admonition):
+                    continue
+                proof.replace(
+                    box,
+                    [
+                        nodes.raw("", "\\begin{posencproof}\n", format="latex"),
+                        *box.children,
+                        nodes.raw("", "\\end{posencproof}\n", format="latex"),
+                    ],
+                )
+
+
 def pdf_edition_role(name, rawtext, text, lineno, inliner, options=None, content=None):
-    """``{pdf-edition}`Print edition (PDF)```: a link to the PDF at the site's root."""
-    env = inliner.document.settings.env
-    # the Chinese edition (_build/html/zh) links the one PDF at the English root
-    up = "../" * (env.docname.count("/") + (env.config.language not in (None, "en")))
-    name = pdf_name(env.app)
-    node = nodes.reference(rawtext, text, refuri=f"{up}{name}", classes=[LINK_CLASS])
+    """``{pdf-edition}`Print edition (PDF)```: the link to the PDF, resolved when the page is
+    written (link_print_edition)."""
+    node = nodes.reference(rawtext, text, refuri="", classes=[LINK_CLASS])
     return [node], []
+
+
+def _up(app: Sphinx, docname: str) -> str:
+    """From a page up to the site's root (the Chinese edition links the English root's PDF)."""
+    translated = (app.config.language or "en") != "en"
+    return "../" * (docname.count("/") + translated)
+
+
+def link_print_edition(app: Sphinx, doctree, docname: str) -> None:
+    """`doctree-resolved`, on the website: each {pdf-edition} link leads to the PDF, or, when
+    there is none, becomes its text and a note on how to get it."""
+    if app.builder.format != "html":
+        return
+    for link in list(doctree.findall(nodes.reference)):
+        if LINK_CLASS not in link.get("classes", []):
+            continue
+        if app.config[PDF_BUILT]:
+            link["refuri"] = _up(app, docname) + pdf_name(app)
+            continue
+        before, command, after = _words(app)["missing"]
+        note = nodes.inline(
+            "",
+            "",
+            *link.children,
+            nodes.Text(" ("),
+            nodes.Text(before),
+            nodes.literal(command, command),
+            nodes.Text(after + ")"),
+            ids=[PDF_ANCHOR],
+            classes=["posenc-pdf-missing"],
+        )
+        link.replace_self(note)
+
+
+def offer_print_edition(app: Sphinx, pagename, templatename, context, doctree) -> None:
+    """`html-page-context`, after the theme has made its header buttons: the download menu's
+    ".pdf" leads to the PDF, or to the landing page's word on how to get it."""
+    words = _words(app)
+    if app.config[PDF_BUILT]:
+        url, tooltip = _up(app, pagename) + pdf_name(app), words["built"]
+    else:
+        root = context["pathto"](app.config.root_doc)  # "#" on the landing page itself
+        url = root.split("#")[0] + "#" + PDF_ANCHOR
+        tooltip = words["not built"]
+    for group in context.get("header_buttons", []):
+        if group.get("label") != "download-buttons":
+            continue
+        for number, button in enumerate(group["buttons"]):
+            if button.get("label") == "download-pdf-button":
+                group["buttons"][number] = {
+                    "type": "link",
+                    "url": url,
+                    "text": words["menu"],
+                    "tooltip": tooltip,
+                    "icon": "fas fa-file-pdf",
+                    "label": "download-pdf-button",
+                }
+
+
+def note_whether_the_pdf_is_built(app: Sphinx, config) -> None:
+    """`config-inited`: the PDF's presence, a setting of the pages (they change with it)."""
+    config[PDF_BUILT] = built_pdf(app).exists()
 
 
 class DropPdfLinkInPrint(SphinxPostTransform):
@@ -190,13 +475,14 @@ class DropPdfLinkInPrint(SphinxPostTransform):
                 block.parent.remove(block)
 
 
-def copy_pdf_into_site(app: Sphinx, exception) -> None:
-    """After an HTML build, put the print edition beside the site's root if it was built."""
-    if exception is not None or app.builder.format != "html":
+def copy_pdf_into_site(app: Sphinx) -> None:
+    """`builder-inited`: the print edition beside the site's root, before the pages that link
+    it are written (the English site's root: the Chinese edition links the same file)."""
+    if app.builder.format != "html" or not app.config[PDF_BUILT]:
         return
-    built = Path(app.outdir).parent / "pdf" / pdf_name(app)
-    if built.exists():
-        shutil.copyfile(built, Path(app.outdir) / built.name)
+    target = _site(app) / pdf_name(app)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(built_pdf(app), target)
 
 
 def setup(app: Sphinx) -> dict:
@@ -205,6 +491,14 @@ def setup(app: Sphinx) -> dict:
     app.add_post_transform(DropPdfLinkInPrint)
     app.add_post_transform(LabelExercises)
     app.add_post_transform(UnnumberedIntroduction)
+    app.add_post_transform(PartsInPrint)
+    app.add_post_transform(OneBibliography)
+    app.add_post_transform(ProofsAndStatementsInPrint)
     app.add_role("pdf-edition", pdf_edition_role)
-    app.connect("build-finished", copy_pdf_into_site)
+    app.add_config_value(PDF_BUILT, False, "html")
+    app.connect("config-inited", note_whether_the_pdf_is_built)
+    app.connect("builder-inited", copy_pdf_into_site)
+    app.connect("doctree-resolved", link_print_edition)
+    # after the theme's header buttons (501) and the wheel (notebook_downloads.py, 600)
+    app.connect("html-page-context", offer_print_edition, priority=700)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

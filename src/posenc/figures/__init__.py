@@ -15,11 +15,19 @@ The rules, checked when a module registers its figures:
 - an interactive builder returns a :class:`plotly.graph_objects.Figure` whose data is
   precomputed (the website runs no kernel), and carries a description that becomes its
   ``aria-label``. Each interactive figure has a static twin, named in ``twin``.
+
+Every static figure is also drawn for phones (``render(name, "svg", phone=True)``; the website
+shows it on screens narrower than 576 px, tools/extensions/phone_figures.py): the same builder,
+its figure :data:`PHONE_WIDTH` wide instead of about 8 in, a row of three or four panels
+stacked into rows of at most two, and no text under :data:`PHONE_TEXT`. Drawn 8 in wide, a
+figure shrank to about 41 % in a phone's column, its labels 4 to 5 px tall.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
+import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -28,6 +36,7 @@ from pathlib import Path
 import matplotlib
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from . import _style
 
@@ -148,22 +157,83 @@ def entry(name: str) -> Entry:
     return _REGISTRY[name]
 
 
-def build(name: str):
-    """Build the figure called ``name`` (under the book's style, for a static figure)."""
+# A figure drawn for phones: this wide (inches; 480 px, which a 390 px phone's column shows at
+# about three quarters), its height this share of the figure's, at most this many panels side
+# by side, and no text smaller than this (points: about 9 px as the phone shows it)
+PHONE_WIDTH = 4.8
+PHONE_HEIGHT = 0.85
+PHONE_COLUMNS = 1
+PHONE_TEXT = 9.5
+
+
+@contextlib.contextmanager
+def _drawn_for_phones():
+    """While the block runs, a builder's ``plt.subplots`` and ``plt.figure`` make a figure
+    for phones: :data:`PHONE_WIDTH` wide, and a single row of more than :data:`PHONE_COLUMNS`
+    panels folded into rows of that many (the axes come back in the shape the builder asked
+    for, so its code runs unchanged)."""
+    subplots, figure = plt.subplots, plt.figure
+
+    def size(figsize, rows=1, new_rows=1):
+        width, height = figsize or matplotlib.rcParams["figure.figsize"]
+        return (PHONE_WIDTH, height * PHONE_HEIGHT * new_rows / rows)
+
+    def phone_subplots(nrows=1, ncols=1, *, figsize=None, squeeze=True, **kwargs):
+        if nrows == 1 and ncols > 1:
+            columns = 2 if ncols >= 4 and ncols % 2 == 0 else 1
+            rows = math.ceil(ncols / columns)
+            for key in ("gridspec_kw",):
+                kwargs[key] = {
+                    k: v
+                    for k, v in (kwargs.get(key) or {}).items()
+                    if k != "width_ratios"
+                }
+            kwargs.pop("width_ratios", None)
+            fig, axes = subplots(
+                rows, columns, figsize=size(figsize, 1, rows), squeeze=False, **kwargs
+            )
+            axes = axes.ravel()
+            return fig, (axes if squeeze else axes.reshape(1, ncols))
+        return subplots(nrows, ncols, figsize=size(figsize), squeeze=squeeze, **kwargs)
+
+    def phone_figure(*args, figsize=None, **kwargs):
+        return figure(*args, figsize=size(figsize), **kwargs)
+
+    plt.subplots, plt.figure = phone_subplots, phone_figure
+    _style._DRAWING_FOR_PHONES[0] = True
+    try:
+        yield
+    finally:
+        plt.subplots, plt.figure = subplots, figure
+        _style._DRAWING_FOR_PHONES[0] = False
+
+
+def build(name: str, phone: bool = False):
+    """Build the figure called ``name`` (under the book's style, for a static figure; drawn
+    for phones if ``phone``)."""
     found = entry(name)
     if found.kind == INTERACTIVE:
         return found.builder()
     with matplotlib.rc_context(STYLE):
-        return found.builder()
+        if not phone:
+            return found.builder()
+        with _drawn_for_phones():
+            fig = found.builder()
+        for text in fig.findobj(Text):
+            if text.get_fontsize() < PHONE_TEXT:
+                text.set_fontsize(PHONE_TEXT)
+        return fig
 
 
-def render(name: str, fmt: str) -> bytes:
+def render(name: str, fmt: str, phone: bool = False) -> bytes:
     """The static figure called ``name`` as ``fmt`` bytes ("svg", "png" or "pdf"),
-    deterministic."""
-    return _render_formats(name, (fmt,))[fmt]
+    deterministic; drawn for phones if ``phone``."""
+    return _render_formats(name, (fmt,), phone)[fmt]
 
 
-def _render_formats(name: str, fmts: Iterable[str]) -> dict[str, bytes]:
+def _render_formats(
+    name: str, fmts: Iterable[str], phone: bool = False
+) -> dict[str, bytes]:
     """The static figure called ``name`` built once and saved in each of ``fmts``."""
     fmts = tuple(fmts)
     for fmt in fmts:
@@ -174,7 +244,7 @@ def _render_formats(name: str, fmts: Iterable[str]) -> dict[str, bytes]:
             f"name must be a static figure to render as {fmts[0]}, got the "
             f"interactive {name!r} (its static twin is {entry(name).twin!r})"
         )
-    fig = build(name)
+    fig = build(name, phone)
     try:
         return _save(fig, fmts)
     finally:
@@ -250,8 +320,13 @@ def print_twin(name: str) -> str:
     return found.twin if found.kind == INTERACTIVE else name
 
 
+# The file name of a figure drawn for phones: NAME.phone.svg (SVG only: the website shows it)
+PHONE_SUFFIX = ".phone.svg"
+
+
 def write_all(outdir: str | Path, selected: Iterable[str] | None = None) -> list[Path]:
-    """Write every static figure (or the ``selected`` ones) to ``outdir`` in every format."""
+    """Write every static figure (or the ``selected`` ones) to ``outdir`` in every format, and
+    drawn for phones as NAME.phone.svg."""
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     selected = names(STATIC) if selected is None else list(selected)
@@ -272,6 +347,9 @@ def write_all(outdir: str | Path, selected: Iterable[str] | None = None) -> list
                 written.append(path)
         finally:
             plt.close(fig)
+        path = outdir / f"{name}{PHONE_SUFFIX}"
+        path.write_bytes(render(name, "svg", phone=True))
+        written.append(path)
     return written
 
 

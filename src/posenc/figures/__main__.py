@@ -18,7 +18,7 @@ def main(argv=None) -> int:
         prog="python -m posenc.figures", description=__doc__
     )
     parser.add_argument(
-        "outdir", help="folder to write NAME.svg, NAME.png and NAME.pdf into"
+        "outdir", help="folder to write NAME.svg, NAME.png, NAME.pdf and NAME.phone.svg into"
     )
     parser.add_argument("names", nargs="*", help="figures to write (default: all)")
     args = parser.parse_args(argv)
@@ -26,9 +26,8 @@ def main(argv=None) -> int:
     if unknown:
         parser.error(f"unknown figure(s) {unknown}; known: {names()}")
     written = write_all(args.outdir, args.names or None)
-    print(
-        f"wrote {len(written)} files for {len(written) // 3} figures to {args.outdir}"
-    )
+    figures = len({path.name.split(".")[0] for path in written})
+    print(f"wrote {len(written)} files for {figures} figures to {args.outdir}")
     return 0
 
 

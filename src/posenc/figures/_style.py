@@ -66,3 +66,14 @@ RC = {
     "image.cmap": DIVERGING,
     "figure.facecolor": "white",
 }
+
+
+# Set while a figure is drawn for phones (posenc.figures.build(name, phone=True)): a builder
+# whose figure needs more than narrower panels there (a key of one column, more space between
+# stacked panels) asks ``phone()``.
+_DRAWING_FOR_PHONES = [False]
+
+
+def phone() -> bool:
+    """Whether the figure being built is drawn for phones."""
+    return _DRAWING_FOR_PHONES[0]

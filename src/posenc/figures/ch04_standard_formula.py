@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import frequencies, shift_matrix, sinusoidal, tensor2tensor_frequencies
 from . import figure
+from ._style import phone
 
 PE_LABEL = "$\\mathrm{PE}(t)_j$"
 
@@ -97,7 +98,13 @@ def pe_layouts():
         ax.grid(False)
         ax.set_xlabel(f"coordinate j\n{label}")
     axes[0].set_ylabel("position t")
-    fig.colorbar(image, ax=axes, label=PE_LABEL, fraction=0.05, pad=0.02)
+    if phone():  # stacked: room for the upper panel's two-line label, the scale below
+        fig.subplots_adjust(hspace=0.75)
+        fig.colorbar(
+            image, ax=axes, label=PE_LABEL, orientation="horizontal", pad=0.22, aspect=30
+        )
+    else:
+        fig.colorbar(image, ax=axes, label=PE_LABEL, fraction=0.05, pad=0.02)
     return fig
 
 

@@ -16,6 +16,7 @@ from ._plotly import (
     slider_and_menu,
     zero_line,
 )
+from ._style import phone
 from ._widgets import dimension_slider, explorer, log_slider
 
 BASE = 1.0e4
@@ -142,13 +143,13 @@ def decay_regimes():
         handles,
         labels,
         loc="lower center",
-        ncol=2,
+        ncol=1 if phone() else 2,
         frameon=False,
         fontsize=10,
         handlelength=2.6,
         columnspacing=1.5,
     )
-    fig.tight_layout(rect=(0, 0.2, 1, 1))
+    fig.tight_layout(rect=(0, 0.12 if phone() else 0.2, 1, 1))
     return fig
 
 

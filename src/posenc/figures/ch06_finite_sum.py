@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import decay_integral, decay_sum
 from . import figure
-from ._style import d_color, mix_white
+from ._style import d_color, mix_white, phone
 
 BASE = 1.0e4
 
@@ -55,7 +55,8 @@ def finite_sum_vs_integral():
 def finite_error():
     log_b = np.log(BASE)
     x = np.logspace(-1, 7, 4000)
-    fig, ax = plt.subplots(figsize=(8, 4.4))
+    # on a phone the key is a column of six rows under the plot: a taller figure
+    fig, ax = plt.subplots(figsize=(8, 7.4 if phone() else 4.4))
     handles = {"model": [], "term": [], "edge": []}
     for d in (64, 512):
         colour = d_color(d)
@@ -101,8 +102,8 @@ def finite_error():
     ax.legend(
         handles=[h for kind in ("model", "term", "edge") for h in handles[kind]],
         loc="upper center",
-        bbox_to_anchor=(0.5, -0.2),
-        ncol=3,
+        bbox_to_anchor=(0.5, -0.22 if phone() else -0.2),
+        ncol=1 if phone() else 3,
         frameon=False,
         fontsize=9,
         columnspacing=1.2,

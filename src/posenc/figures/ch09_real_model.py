@@ -21,7 +21,7 @@ from .. import (
     top_k_share,
 )
 from . import figure
-from ._style import DIVERGING, mix_white
+from ._style import DIVERGING, mix_white, phone
 
 SEED = 0
 TOP_K = np.array([1, 2, 4, 8, 16, 32])
@@ -58,10 +58,10 @@ def model_covariance():
         3,
         width_ratios=[1, 1, 0.05],
         height_ratios=[1.25, 1],
-        wspace=0.12,
+        wspace=0.35 if phone() else 0.12,
         hspace=0.42,
-        left=0.09,
-        right=0.9,
+        left=0.15 if phone() else 0.09,
+        right=0.82 if phone() else 0.9,
         top=0.98,
         bottom=0.09,
     )
@@ -81,7 +81,7 @@ def model_covariance():
         ax.grid(False)
         ax.set_xticks([0, 383])
         ax.set_yticks([0, 383] if slot == 0 else [])
-        ax.set_xlabel(f"{label} embeddings: coordinate")
+        ax.set_xlabel(f"{label} embeddings:{chr(10) if phone() else ' '}coordinate")
         if slot == 0:
             ax.set_ylabel("coordinate")
     fig.colorbar(
@@ -112,7 +112,10 @@ def model_covariance():
     ax.set_xscale("log")
     ax.set_xlabel("|off-diagonal| / mean diagonal")
     ax.set_ylabel("entries")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    if phone():  # the key under the plot: beside it, it would squeeze the bars
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=1, frameon=False)
+    else:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return fig
 
 
@@ -270,7 +273,7 @@ def model_spectrum():
     fig.legend(
         *left.get_legend_handles_labels(),
         loc="lower center",
-        ncol=5,
+        ncol=2 if phone() else 5,
         fontsize=9,
         frameon=False,
         bbox_to_anchor=(0.5, 0.98),
