@@ -219,7 +219,13 @@ LONG = int(
         (ROOT / "tools" / "extensions" / "inline_math_breaks.js").read_text(),
     ).group(1)
 )
-MEASURE = """() => {
+MEASURE = """async () => {
+    // At a new width a figure's <picture> may choose another drawing (the phone's, under 576
+    // px), which the browser then fetches: measure once every image has what it now shows.
+    for (let waited = 0; waited < 15000; waited += 100) {
+        if ([...document.images].every(img => img.complete && img.currentSrc)) break;
+        await new Promise(resolve => setTimeout(resolve, 100));
+    }
     const article = document.querySelector('article.bd-article') || document.querySelector('main');
     const column = article.getBoundingClientRect();
     const name = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')

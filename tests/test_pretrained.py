@@ -295,6 +295,23 @@ def test_a_dtype_numpy_lacks_raises_value_error_naming_the_file(tmp_path, dtype)
     assert str(path) in str(info.value) and dtype in str(info.value)
 
 
+@pytest.mark.parametrize("dtype", ["BF16", "F8_E4M3", "F8_E5M2"])
+def test_the_same_dtypes_are_refused_once_ml_dtypes_is_imported(tmp_path, dtype):
+    """JAX imports ml_dtypes, which gives NumPy a bfloat16 and float8 types; safetensors then
+    returns such arrays. The reader refuses them all the same (before, whether it did
+    depended on whether the process had imported JAX)."""
+    pytest.importorskip("ml_dtypes")
+    path = tmp_path / "wide.safetensors"
+    size = 2 if dtype == "BF16" else 1
+    path.write_bytes(
+        header({"w": {"dtype": dtype, "shape": [2], "data_offsets": [0, 2 * size]}})
+        + b"\0" * (2 * size)
+    )
+    with pytest.raises(ValueError) as info:
+        load_safetensors(path)
+    assert str(path) in str(info.value) and dtype in str(info.value)
+
+
 def test_a_missing_file(tmp_path):
     missing = tmp_path / "nothing.safetensors"
     with pytest.raises(FileNotFoundError, match="nothing.safetensors"):

@@ -101,11 +101,16 @@ def load_safetensors(path, *, sha256: str | None = None) -> dict[str, np.ndarray
     except SafetensorError as error:
         raise ValueError(f"{path} is not a valid safetensors file: {error}") from None
     except (TypeError, AttributeError):  # a dtype NumPy lacks: bfloat16, float8 …
+        tensors = None
+    # ml_dtypes (which JAX imports) teaches NumPy bfloat16 and float8 as types of its own
+    # (isbuiltin 2): refused as well, so the reader does not depend on what else the process
+    # imported
+    if tensors is None or any(a.dtype.isbuiltin != 1 for a in tensors.values()):
         raise ValueError(
             f"{path} holds tensors of dtype {', '.join(_dtypes(path))}, and "
             "NumPy has no such type: posenc reads float, integer and bool "
             "tensors"
-        ) from None
+        )
     for array in tensors.values():
         array.setflags(write=False)
     return tensors

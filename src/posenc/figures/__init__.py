@@ -369,6 +369,7 @@ from . import (  # noqa: E402,F401
     ch12_rope,
     ch13_extrapolation,
     ch14_beyond_decay,
+    ch15_experiment,
 )
 
 
