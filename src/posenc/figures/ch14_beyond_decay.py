@@ -57,7 +57,7 @@ def independent_qk():
         if rho in (0.0, 1.0):
             sd = np.sqrt(var) / D
             left.fill_between(
-                MOMENT_X, (mean - sd) / D, (mean + sd) / D, color=color, alpha=0.3, lw=0
+                MOMENT_X, mean / D - sd, mean / D + sd, color=color, alpha=0.3, lw=0
             )
     left.set_xlabel("distance $x$")
     left.set_ylabel("score $/\\,d$: mean $\\pm$ one sd")
@@ -107,8 +107,8 @@ def position_interpolation():
     a_far = score_from_coefficients(h, far, D, BASE)
     left.plot(far, a_far, color="C0", lw=0.5)
     left.axvspan(0, PI_L - 1, color="C2", alpha=0.12, lw=0, label="training range")
-    left.set_xlabel("position $s$")
-    left.set_ylabel("$a(s)$")
+    left.set_xlabel("distance $x$")
+    left.set_ylabel("$a(x)$")
     left.legend(loc="upper left")
     fine = np.arange(0.0, 256.0, 1.0 / PI_SCALE)
     right.plot(
@@ -127,7 +127,7 @@ def position_interpolation():
         label="integer positions",
     )
     right.set_ylim(-1.6, 1.6)
-    right.set_xlabel("position $s$")
+    right.set_xlabel("distance $x$")
     right.legend(loc="lower left", fontsize=8)
     fig.tight_layout()
     return fig
