@@ -78,8 +78,12 @@ def accuracy_by_length():
 
 def _legend_below(fig, ax, ncol):
     """One legend for the whole figure, under the panels."""
-    fig.tight_layout(rect=(0, 0.14, 1, 1))
     handles, names = ax.get_legend_handles_labels()
+    bottom = 0.14
+    if _style.phone():  # the key in two columns, its rows given room under the panels
+        ncol = 1 if ncol <= 2 else 2  # the two-column keys have long labels
+        bottom = 0.035 * -(-len(names) // ncol) + 0.06
+    fig.tight_layout(rect=(0, bottom, 1, 1))
     fig.legend(handles, names, loc="lower center", ncol=ncol, fontsize=8, frameon=False)
 
 
@@ -188,13 +192,16 @@ def attention():
     records = _load()
     labels = results.labels(records)
     x = np.arange(ATTENTION_X + 1)
-    fig, axes = plt.subplots(
-        2, len(labels), figsize=(10.4, 4.4), sharex=True, sharey=True
-    )
+    # on a phone one row per encoding and a column per task: seven columns would be too
+    # narrow for their names
+    phone = _style.phone()
+    shape = (len(labels), 2) if phone else (2, len(labels))
+    figsize = (4.8, 1.6 * len(labels) / 0.85) if phone else (10.4, 4.4)
+    fig, axes = plt.subplots(*shape, figsize=figsize, sharex=True, sharey=True)
     decay = decay_attention()[: x.size]
     for row, task in enumerate(results.TASKS):
         for col, label in enumerate(labels):
-            ax = axes[row, col]
+            ax = axes[col, row] if phone else axes[row, col]
             color, _, name = STYLE[label]
             ax.plot(x, decay, color=_style.GREY, lw=2.4, alpha=0.6, zorder=0)
             for layer, ls in ((0, "-"), (1, "--")):
@@ -203,6 +210,20 @@ def attention():
                     ax.plot(x, head[: x.size], color=color, lw=0.9, ls=ls)
             ax.set_ylim(0, 1)
             ax.set_xticks([1, 8, 16, 24])
+            if phone:
+                ax.text(0.5, 0.96, name, transform=ax.transAxes, ha="center", va="top")
+                if col == 0:
+                    ax.text(
+                        0.5,
+                        1.04,
+                        TASK_TITLES[task],
+                        transform=ax.transAxes,
+                        ha="center",
+                        va="bottom",
+                    )
+                if col == len(labels) - 1:
+                    ax.set_xlabel("distance $x$")
+                continue
             if row == 0:  # the column's encoding inside its panel: no titles
                 ax.text(
                     0.5,
@@ -215,6 +236,7 @@ def attention():
                 )
             else:
                 ax.set_xlabel("distance $x$")
-        axes[row, 0].set_ylabel(f"{TASK_TITLES[task]}\nmean attention")
+        if not phone:
+            axes[row, 0].set_ylabel(f"{TASK_TITLES[task]}\nmean attention")
     fig.tight_layout()
     return fig
