@@ -72,6 +72,9 @@ ALL_IN_VIEW = (
     "async () => { if (document.querySelector('.math')) await ("
     + TYPESET_ALL
     + """)();
+    // folded proofs (togglebutton.js) opened, as a reader who opens them sees them
+    document.querySelectorAll('.admonition.toggle.toggle-hidden > .admonition-title button')
+        .forEach(button => button.click());
     document.querySelectorAll('img[loading=lazy]').forEach(img => img.loading = 'eager');
     while (![...document.images].every(img => img.complete))
         await new Promise(resolve => setTimeout(resolve, 20));
