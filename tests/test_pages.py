@@ -225,8 +225,13 @@ LONG = int(
 MEASURE = """async () => {
     // At a new width a figure's <picture> may choose another drawing (the phone's, under 576
     // px), which the browser then fetches: measure once every image has what it now shows.
+    // Plotly lays an interactive figure out again after a resize, when it gets to it
+    const laidOut = f => !f._fullLayout || [f, f.querySelector('.main-svg')].every(
+        e => !e || e.getBoundingClientRect().width
+                   <= f.parentElement.getBoundingClientRect().width + 1);
     for (let waited = 0; waited < 15000; waited += 100) {
-        if ([...document.images].every(img => img.complete && img.currentSrc)) break;
+        if ([...document.images].every(img => img.complete && img.currentSrc)
+            && [...document.querySelectorAll('.posenc-plotly')].every(laidOut)) break;
         await new Promise(resolve => setTimeout(resolve, 100));
     }
     const article = document.querySelector('article.bd-article') || document.querySelector('main');
