@@ -72,9 +72,6 @@ ALL_IN_VIEW = (
     "async () => { if (document.querySelector('.math')) await ("
     + TYPESET_ALL
     + """)();
-    // folded proofs (togglebutton.js) opened, as a reader who opens them sees them
-    document.querySelectorAll('.admonition.toggle.toggle-hidden > .admonition-title button')
-        .forEach(button => button.click());
     document.querySelectorAll('img[loading=lazy]').forEach(img => img.loading = 'eager');
     while (![...document.images].every(img => img.complete))
         await new Promise(resolve => setTimeout(resolve, 20));
@@ -259,7 +256,8 @@ MEASURE = """async () => {
         }
         if (el.scrollWidth <= el.clientWidth + 1) continue;
         const overflow = getComputedStyle(el).overflowX;
-        if (['hidden', 'clip'].includes(overflow)) {
+        // a folded proof (togglebutton.js) hides its body on purpose, as a closed <details> does
+        if (['hidden', 'clip'].includes(overflow) && !el.classList.contains('toggle-hidden')) {
             // 2. a box that hides part of what it holds
             const hidden = [...el.querySelectorAll(SEEN)]
                 .some(child => { const c = child.getBoundingClientRect();
