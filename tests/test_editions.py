@@ -16,6 +16,7 @@ import translations  # tools/ (tests/conftest.py puts it on the path)
 from babel.messages.pofile import read_po
 from bs4 import BeautifulSoup
 from support.book import HTML, ROOT, built_page, toc_files
+from support.english_left import english_phrases
 from support.small_books import INTRO, make_small_book, run
 
 ZH = HTML / "zh"
@@ -271,3 +272,57 @@ def test_the_same_statements_and_verdicts_in_both_editions(pairs):
                 page,
                 selector,
             )
+
+
+# What a reader of the Chinese edition meets in English (tests/support/english_left.py):
+# phrases of two or more Latin words outside code, mathematics, citations and names.
+@pytest.mark.parametrize(
+    "html, found",
+    [
+        ("<p>点这里 Show code cell source</p>", {"Show code cell source"}),
+        ('<a title="Link to this heading">#</a>', {"Link to this heading"}),
+        ("<p>作者：The posenc book team</p>", {"The posenc book team"}),
+        (
+            "<p>旋转 query 与 key，RoPE 也是如此</p>",
+            set(),
+        ),  # single words: terms, names
+        ("<p>代码 <code>show(name, phone=True)</code></p>", set()),
+        (r'<p>公式 <span class="math">\(\text{for all } m\)</span></p>', set()),
+        ("<p>见 Hugging Face 的实现</p>", set()),  # a name of two words
+    ],
+)
+def test_the_english_scan_finds_english_phrases_only(html, found):
+    assert set(english_phrases(html)) == found
+
+
+def chinese_site_pages() -> list[Path]:
+    """Every HTML page of the Chinese edition (chapters, the index of statements, the search
+    page), not the assets."""
+    assets = {"_sources", "_static", "_images", "plotly", "wheel", "mathjax"}
+    return [p for p in sorted(ZH.rglob("*.html")) if not assets & set(p.parts)]
+
+
+@pytest.mark.site
+def test_the_chinese_edition_leaves_nothing_in_english(built_site):
+    """No English phrase on any page of the Chinese edition outside code, mathematics, names
+    and citations: interface texts (folds, tooltips, screen-reader labels, the footer, the
+    download menu, the index of statements) come from locale/zh_CN/LC_MESSAGES/sphinx.po,
+    chinese_edition.py and translations.py's settings; the prose from the catalogues."""
+    pages = chinese_site_pages()
+    assert len(pages) > 20, "no Chinese edition in _build/html/zh: run `make book`"
+    left = {}
+    for page in pages:
+        found = english_phrases(page.read_text(encoding="utf-8"))
+        if found:
+            left[page.relative_to(ZH).as_posix()] = dict(found.most_common(8))
+    assert not left, f"English left on {len(left)} Chinese pages: {left}"
+
+
+@pytest.mark.site
+def test_the_english_scan_reads_what_the_chinese_scan_reads(built_site):
+    """The scan's negative control on the real pages: the same scan finds English on every
+    English chapter (it would pass a Chinese edition left in English only if it read
+    nothing)."""
+    for page in site_pages():
+        found = english_phrases((HTML / page).read_text(encoding="utf-8"))
+        assert sum(found.values()) > 20, page

@@ -10,6 +10,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 import yaml
 from browser import FETCHED
+from no_object_reprs import object_reprs
 from support.book import HTML, built_page, edition_root, is_notebook, toc_files
 
 pytestmark = pytest.mark.site
@@ -480,14 +481,14 @@ def prf_labels(text: str) -> list[str]:
 
 def test_proof_index_lists_every_labelled_statement(built_site):
     index = built_site / "prf-prf.html"
-    assert index.exists(), "sphinx-proof wrote no proof index (prf-prf.html)"
+    assert index.exists(), "no index of statements (prf-prf.html)"
     soup = built_page(index)
-    # each entry links to the statement: href "book/chNN-….html#<label>", text "<label>"
-    listed = {
-        a.get_text(strip=True)
-        for a in soup.select("article a[href], main a[href]")
-        if urlsplit(a["href"]).fragment == a.get_text(strip=True)
-    }
+    # each entry links to the statement (href "book/chNN-….html#<label>") and is named as
+    # the book numbers it ("Theorem 5.3"), grouped by chapter (statement_index.py)
+    links = soup.select("article a[href], main a[href]")
+    listed = {urlsplit(a["href"]).fragment for a in links}
+    named = [a.get_text(strip=True) for a in links if "#" in a["href"]]
+    assert "Theorem 5.3" in named and not any(n.startswith("thm-") for n in named)
     labels = {
         label: source.name
         for source in book_sources()
@@ -692,7 +693,9 @@ def test_the_offered_wheel_is_the_installed_posenc_version(built_site):
     wheels = sorted((built_site / "wheel").glob("posenc-*-py3-none-any.whl"))
     assert [w.name for w in wheels] == [f"posenc-{posenc.__version__}-py3-none-any.whl"]
     with zipfile.ZipFile(wheels[0]) as wheel:
-        metadata = wheel.read(f"posenc-{posenc.__version__}.dist-info/METADATA").decode()
+        metadata = wheel.read(
+            f"posenc-{posenc.__version__}.dist-info/METADATA"
+        ).decode()
     assert f"\nVersion: {posenc.__version__}\n" in metadata
 
 
@@ -713,3 +716,29 @@ def test_every_chapter_offers_the_posenc_wheel(built_site):
         )
         if page.stem == "appendix-reproducing":
             assert (built_site / "wheel" / "constraints.txt").resolve() in links
+
+
+@pytest.mark.parametrize(
+    "html, found",
+    [
+        ("<p>&lt;IPython.core.display.Markdown object&gt;</p>", 1),
+        ("<p>&lt;posenc.checks.Verdict object at 0x7f3a2c1d&gt;</p>", 1),
+        ("<p>&lt;figure fig-ch05-decay&gt; and <code>object</code> at 0.5</p>", 0),
+    ],
+)
+def test_an_object_repr_is_found(html, found):
+    """no_object_reprs.py's pattern, on what a glued IPython object and a default repr look
+    like in a page (the build warns on each: a failed strict build)."""
+    assert len(object_reprs(html)) == found
+
+
+@pytest.mark.site
+def test_no_page_shows_an_object_repr(built_site):
+    """No page of either edition shows a Python object's repr (the Chinese reproducing
+    appendix showed two `<IPython.core.display.Markdown object>` where its links belong)."""
+    shown = {
+        page.relative_to(built_site).as_posix(): object_reprs(page.read_text("utf-8"))
+        for page in built_site.rglob("*.html")
+        if "_sources" not in page.parts
+    }
+    assert not {page: found for page, found in shown.items() if found}

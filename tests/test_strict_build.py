@@ -162,3 +162,29 @@ def test_the_fingerprint_follows_every_library_file_and_the_pins(tmp_path, monke
     assert execution_cache.fingerprint() not in seen, (
         "a new library file is not fingerprinted"
     )
+
+
+SHOWS_A_REPR = (
+    NOTEBOOK_HEADER
+    + """
+# Shows a repr
+
+```{code-cell} ipython3
+from IPython.display import Markdown
+
+print([Markdown("a link that should have rendered")])
+```
+"""
+)
+
+
+@pytest.mark.build
+def test_an_object_repr_on_a_page_fails_the_build(tmp_path):
+    """A page that shows `<IPython.core.display.Markdown object>` (what a glued value became
+    on the Chinese reproducing appendix) fails the strict build (no_object_reprs.py)."""
+    book = make_small_book(tmp_path, {"intro": INTRO, "repr": SHOWS_A_REPR})
+    result = build_book(book, expect_ok=False)
+    log = re.sub(r"\x1b\[[0-9;]*m", "", result.stdout + result.stderr)
+    assert (
+        "shows a Python object's repr, <IPython.core.display.Markdown object>" in log
+    ), log[-3000:]

@@ -64,6 +64,10 @@ CHINESE = {
     # sphinx-intl keeps the catalogues; the build compiles them (Sphinx's default)
     "gettext_auto_build": True,
     "html_title": TITLE,
+    "author": "posenc 编写组",
+    # sphinx-togglebutton's hints on a folded box (its catalogue has no zh_CN)
+    "togglebutton_hint": "点击展开",
+    "togglebutton_hint_hide": "点击收起",
     "html_search_language": "zh",
     # MathJax from the English site's copy, one folder up (offline_assets.py copies it only
     # into the site that mathjax_path points into)
@@ -171,7 +175,10 @@ def update() -> int:
     status = run_build("gettext", TEMPLATES, BUILD / ".doctrees-gettext", extract, {})
     if status:
         return status
-    # the gettext builder also writes catalogues of theme templates; the book's are its pages
+    # the gettext builder also writes a catalogue of the templates' texts (sphinx.pot); their
+    # Chinese, with the other interface texts of Sphinx and the themes, is kept by hand in
+    # locale/zh_CN/LC_MESSAGES/sphinx.po, which sphinx-intl would empty of all the others
+    (TEMPLATES / "sphinx.pot").unlink(missing_ok=True)
     command = [
         sys.executable, "-m", "sphinx_intl", "update",
         "--pot-dir", str(TEMPLATES), "--locale-dir", str(LOCALE),
@@ -302,7 +309,9 @@ def is_display_formula(message: str) -> bool:
 
 
 def catalogues() -> list[Path]:
-    return sorted(CATALOGUES.rglob("*.po"))
+    """The pages' catalogues (locale/zh_CN/LC_MESSAGES/book/); sphinx.po beside them holds
+    the interface texts of Sphinx and the themes."""
+    return sorted((CATALOGUES / "book").rglob("*.po"))
 
 
 def page_source(catalogue: Path) -> str:

@@ -36,6 +36,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.locale import init as init_locale
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import extract_messages
@@ -306,6 +307,10 @@ ENGLISH_DOWNLOADS = {
         "本章的源文件（MyST Markdown，英文原文；中文译文在 locale/zh_CN 中）",
     ),
     "download-notebook-button": ("（英文）", "本章执行后的 notebook（英文）"),
+    # notebook_downloads.py's items: the files are the same, their tooltips Chinese
+    "download-posenc-button": ("", "posenc 库：运行本章 notebook 所需"),
+    "download-constraints-button": ("", "构建本书时所用的各个依赖版本"),
+    "download-lab-button": ("", "构建本书时所用的 JupyterLab 版本"),
 }
 
 
@@ -326,6 +331,119 @@ def label_english_downloads(
                 button["tooltip"] = tooltip
 
 
+class ChineseExerciseTitles(SphinxPostTransform):
+    """In the Chinese edition, an exercise's title in full-width brackets, 练习 1.1（因果掩码本身
+    就是位置信息）, and its solution's as Chinese says it, 练习 1.1 的解答（…）, linked to the
+    exercise. sphinx-exercise writes 练习 1.1 (…) and 解答 练习 1.1 (…), the latter with the
+    exercise's English title (its registry keeps the exercise as it was read, before
+    translation); the translated title is the exercise's on the same page. A solution whose
+    exercise is on another page is a warning."""
+
+    default_priority = 23  # after sphinx-exercise's titles (20, 21) and link texts (22)
+
+    def run(self, **kwargs) -> None:
+        if not is_translation(self.app):
+            return
+        from sphinx_exercise.nodes import (
+            exercise_enumerable_node,
+            exercise_node,
+            solution_node,
+        )
+
+        exercises = {}
+        for node in self.document.findall(
+            lambda n: isinstance(n, exercise_enumerable_node | exercise_node)
+        ):
+            title = node[0]
+            if (
+                len(title) >= 2
+                and title[0].astext() == " ("
+                and title[-1].astext() == ")"
+            ):
+                title[0], title[-1] = nodes.Text("（"), nodes.Text("）")
+            exercises[node.get("label")] = title
+        for node in self.document.findall(solution_node):
+            title = node[0]
+            links = [child for child in title if isinstance(child, nodes.reference)]
+            exercise = exercises.get(node.get("target_label"))
+            if exercise is None or len(links) != 1:
+                LOGGER.warning(
+                    "the solution %r: no exercise %r on its page to take the Chinese "
+                    "title from",
+                    node.get("label"),
+                    node.get("target_label"),
+                    location=node,
+                )
+                continue
+            number = re.match(r"\s*(\S+ [\d.]+)", links[0].astext())
+            link = links[0].copy()  # its target, without its text
+            link += nodes.Text(f"{number.group(1) if number else ''} 的解答")
+            link += [child.deepcopy() for child in exercise.children]
+            title.children = []
+            title += link
+
+
+CAPTION_NUMBER_SPACE = re.compile(r'(class="caption-number">[^<]*?) </span>\s*(?=（)')
+
+
+def no_space_before_full_width_brackets(
+    app: Sphinx, pagename, templatename, context, doctree
+) -> None:
+    """`html-page-context`, in the Chinese edition: Sphinx ends a number's label with a space
+    (练习 1.1 ), which before a full-width bracket reads as a gap (练习 1.1 （…）)."""
+    if is_translation(app) and "body" in context:
+        context["body"] = CAPTION_NUMBER_SPACE.sub(r"\1</span>", context["body"])
+
+
+# MyST-NB's titles of a folded cell, by what is folded (its `{type}`: the source of a
+# `hide-input` cell, the whole of a `hide-cell` one, the outputs of a `hide-output` one), and
+# the label of its fold for screen readers, written in English by MyST-NB's HTML visitor
+CODE_CELL_PROMPTS = {
+    "Show code cell source": "显示代码",
+    "Hide code cell source": "隐藏代码",
+    "Show code cell content": "显示单元格",
+    "Hide code cell content": "隐藏单元格",
+    "Show code cell outputs": "显示输出",
+    "Hide code cell outputs": "隐藏输出",
+    "Show code cell output": "显示输出",
+    "Hide code cell output": "隐藏输出",
+}
+CODE_CELL_FOLD_LABEL = "展开或收起"
+
+
+def chinese_code_cell_folds(app: Sphinx) -> None:
+    """`builder-inited`, in the Chinese edition: MyST-NB's folded code cells titled and
+    labelled in Chinese. MyST-NB's visitor writes the aria-label in English and takes the
+    titles from two settings whose `{type}` it fills with an English word; here the same
+    HTML is written with the Chinese of each title. A title this table does not know (a
+    MyST-NB that words them otherwise) is a warning, which fails the strict build."""
+    if not is_translation(app) or app.builder.format != "html":
+        return
+    from html import escape
+
+    from myst_nb.sphinx_ import HideCodeCellNode, depart_HideCellInput
+
+    def visit(self, node) -> None:
+        titles = []
+        for key in ("prompt_show", "prompt_hide"):
+            if node[key] not in CODE_CELL_PROMPTS:
+                LOGGER.warning(
+                    "no Chinese for MyST-NB's folded-cell title %r "
+                    "(chinese_edition.CODE_CELL_PROMPTS)",
+                    node[key],
+                    location=node,
+                )
+            titles.append(escape(CODE_CELL_PROMPTS.get(node[key], node[key])))
+        classes = " ".join(node["classes"])
+        self.body.append(f'<details class="admonition hide {classes}">\n')
+        self.body.append(f'<summary aria-label="{CODE_CELL_FOLD_LABEL}">\n')
+        self.body.append(f'<p class="collapsed admonition-title">{titles[0]}</p>\n')
+        self.body.append(f'<p class="expanded admonition-title">{titles[1]}</p>\n')
+        self.body.append("</summary>\n")
+
+    app.add_node(HideCodeCellNode, override=True, html=(visit, depart_HideCellInput))
+
+
 def quiet_word_splitter(app: Sphinx, config) -> None:
     """jieba (Sphinx's Chinese search index splits words with it) logs its dictionary loading
     at DEBUG level to stderr; only its warnings belong in the build log."""
@@ -339,6 +457,9 @@ def quiet_word_splitter(app: Sphinx, config) -> None:
 
 def setup(app: Sphinx) -> dict:
     app.connect("config-inited", quiet_word_splitter)
+    app.connect("builder-inited", chinese_code_cell_folds)
+    app.add_post_transform(ChineseExerciseTitles)
+    app.connect("html-page-context", no_space_before_full_width_brackets)
     app.add_role("other-edition", other_edition_role)
     app.add_transform(TranslatableExerciseTitles)
     app.add_transform(NothingToTranslate)
