@@ -387,7 +387,10 @@ class ChineseBookStyle(BookStyle):
         )
 
     def format_entry(self, label, entry, bib_data=None):
-        if not is_chinese_source(entry):
+        # (a Chinese source without its Chinese author or title, which the build reports,
+        # is printed as the English edition prints it)
+        chinese = all(entry.fields.get(name) for name in ("zhauthor", "zhtitle"))
+        if not (is_chinese_source(entry) and chinese):
             return super().format_entry(label, entry, bib_data)
         context = {"entry": entry, "style": self, "bib_data": bib_data}
         text = self.get_chinese_template(entry).format_data(context)
