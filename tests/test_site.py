@@ -659,21 +659,24 @@ def test_bibliography_gives_the_year_once_and_links_ids(built_site):
 
 
 def test_citations_in_the_text_match_their_labels(soups):
-    """A citation in the text reads as its entry's label: "Vaswani et al. (2017)" or
-    "(Vaswani et al. 2017)" for the label "Vaswani et al. 2017"."""
-    bibliography = next(
-        soup for path, soup in soups.items() if path.name == "bibliography.html"
-    )
+    """A citation in the text reads as its entry's label in the bibliography of its edition:
+    "Vaswani et al. (2017)" or "(Vaswani et al. 2017)" for the label "Vaswani et al. 2017"
+    ("(苏剑林 2021)" for "苏剑林 2021" in the Chinese edition)."""
     label_of = {
-        item["id"]: item.select_one(".label").get_text(strip=True).strip("[]")
-        for item in bibliography.select('div.citation[role="doc-biblioentry"]')
+        (edition_root(path), item["id"]): item.select_one(".label")
+        .get_text(strip=True)
+        .strip("[]")
+        for path, soup in soups.items()
+        if path.name == "bibliography.html"
+        for item in soup.select('div.citation[role="doc-biblioentry"]')
     }
     checked, mismatched = 0, []
     for path, soup in soups.items():
         for citation in soup.select(".bibtex-citation"):
             said = " ".join(re.sub(r"[()\[\]]", " ", citation.get_text(" ")).split())
             for link in citation.select('a[href*="bibliography.html#"]'):
-                label = label_of.get(urlsplit(link["href"]).fragment, "")
+                key = (edition_root(path), urlsplit(link["href"]).fragment)
+                label = label_of.get(key, "")
                 checked += 1
                 if not label or label not in said:
                     mismatched.append((path.name, said, label))
