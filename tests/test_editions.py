@@ -123,6 +123,97 @@ def test_glue_roles_are_qualified_with_their_page():
     )
 
 
+# ------------------------------------------------- Chinese typesetting (translations.check)
+
+# Each rule, a translation that breaks it (the review's own examples, in catalogue form) and
+# the same translation set right
+TYPESETTING = [
+    (
+        "spaced_references",
+        "为什么这与 {prf:ref}`thm-attention-equivariance` 并不矛盾？",
+        "为什么这与{prf:ref}`thm-attention-equivariance` 并不矛盾？",
+    ),
+    (
+        "spaced_references",
+        "第二部分从 {ref}`ch05-decay-integral` 开始解释",
+        "第二部分从{ref}`ch05-decay-integral`开始解释",
+    ),
+    ("half_width_brackets", "练习 1.1 (因果掩码)", "练习 1.1（因果掩码）"),
+    (
+        "half_width_brackets",
+        "见{ref}`ch04-formula`(表格)",
+        "见{ref}`ch04-formula`（表格）",
+    ),
+    ("spaces_beside_full_width_punctuation", "定理 1.1 （平移）", "定理 1.1（平移）"),
+    ("spaces_beside_full_width_punctuation", "它衰减。 下一句", "它衰减。下一句"),
+    (
+        "doubled_punctuation",
+        "（另见 10000 是最大输入长度吗？。）",
+        "（另见“10000 是最大输入长度吗？”）",
+    ),
+    ("doubled_punctuation", "是最大输入长度吗？。", "是最大输入长度吗？"),
+    ("slanted_chinese", "*证明*：由引理可得。", "**证明**：由引理可得。"),
+    ("slanted_chinese", "_充分性_：显然。", "**充分性**：显然。"),
+    (
+        "numbered_by_hand",
+        "推导见第 9 章（{ref}`ch09-gram`）。",
+        "推导见{ref}`ch09-gram`。",
+    ),
+    (
+        "numbered_by_hand",
+        "第 6 章《{ref}`ch06-finite-sum`》要问",
+        "{ref}`ch06-finite-sum`要问",
+    ),
+]
+
+
+@pytest.mark.parametrize(("rule", "bad", "good"), TYPESETTING)
+def test_each_typesetting_rule_catches_its_fault(rule, bad, good):
+    """Negative controls of the typesetting rules: the faulty translation is caught by its
+    rule; the corrected one passes every rule."""
+    assert getattr(translations, rule)(bad), f"{rule} missed {bad!r}"
+    assert translations.typesetting(good) == {}
+
+
+def test_every_typesetting_rule_is_checked():
+    assert {rule for rule, _, _ in TYPESETTING} == {
+        rule.__name__ for rule in translations.TYPESETTING_RULES
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "取 $n = 0$ 时，$f(0) = 1$。",  # spaces beside maths, brackets inside it
+        "底数 10000 在 RoPE 中",  # spaces beside numbers and Latin words
+        "由 {cite:t}`vaswani2017attention` 的公式",  # a citation is Latin text
+        "{numref}`fig-ch04-layouts` 把同一张表画了两次",  # 图 4.2 把…: after a number
+        "由{prf:ref}`lem-ch03-real-part` 可得",
+        "见{ref}`上面的单元格 <corr-notes-arithmetic>`和式 {eq}`eq-ch05-decay`",
+        "它在 CPU 上 *not* 正确舍入，矩阵 R\\_{n-m} 与 `f(x)` 不同",  # Latin italic, code
+        "**x**（实数或实数数组）：相对距离 (m - n)",  # Latin in half-width brackets
+    ],
+)
+def test_the_typesetting_rules_accept_the_books_conventions(text):
+    assert translations.typesetting(text) == {}
+
+
+def test_references_to_sections_are_cited_with_number_and_title():
+    """chinese_edition.py's form of a chapter, a section, an appendix and an unnumbered page
+    in Chinese running text."""
+    from chinese_edition import cited_title
+
+    assert cited_title("ch05", (5,), "从和到积分", True) == "第 5 章《从和到积分》"
+    assert cited_title("ch07", (7, 1), "为什么底数是 10000", False) == (
+        "第 7.1 节“为什么底数是 10000”"
+    )
+    assert cited_title("appendix", ("B",), "特殊函数", True) == "附录 B《特殊函数》"
+    assert (
+        cited_title("appendix", ("B", 2), "余弦积分", False) == "附录 B.2 节“余弦积分”"
+    )
+    assert cited_title("bibliography", None, "参考文献", True) == "《参考文献》"
+
+
 # --------------------------------------------------------------- a small book, both ways
 
 SMALL_PAGE = (
@@ -271,3 +362,68 @@ def test_the_same_statements_and_verdicts_in_both_editions(pairs):
                 page,
                 selector,
             )
+
+
+# A number typed in a reference's own text: 第 7 章的单元格, 第 6.2 节, 附录 C
+TYPED_NUMBER = re.compile(
+    r"第 ([0-9]+(?:\.[0-9]+)*) ([章节])|附录 ([A-Z](?:\.[0-9]+)*)"
+)
+
+
+def english_numbers(site: Path, labels: set[str]) -> dict[str, tuple[str, str]]:
+    """{label: (its page's number, its section's number)} as the English build shows them
+    (the number in the heading of the page and of the section the label is in)."""
+    from sphinx.util.inventory import InventoryFile
+
+    with (site / "objects.inv").open("rb") as handle:
+        inventory = InventoryFile.load(handle, "", lambda base, uri: uri)
+    numbers = {}
+    for label, (_, _, uri, _) in inventory.get("std:label", {}).items():
+        page, _, anchor = uri.partition("#")
+        if label not in labels:
+            continue
+        soup = built_page(site / page)
+
+        def number(element):
+            heading = element.find(re.compile("^h[1-6]$")) if element else None
+            span = heading.find(class_="section-number") if heading else None
+            return span.get_text().strip().rstrip(".") if span else ""
+
+        target = soup.find(id=anchor) if anchor else None
+        section = (
+            target
+            if target is None or target.name == "section"
+            else (target.find_parent("section"))
+        )
+        numbers[label] = (number(soup.find("section")), number(section))
+    return numbers
+
+
+@pytest.mark.site
+def test_numbers_typed_in_chinese_references_are_the_english_builds(built_site):
+    """A translation that types a number in a reference's text ({ref}`第 7 章的单元格 <label>`)
+    must type the number the build gives the label's page or section, in the English build."""
+    typed = [
+        (path, match)
+        for path in translations.catalogues()
+        for message in catalogue(path)
+        if message.id and message.string
+        for match in re.finditer(r"\{ref\}`([^`<]*)<([^`>]+)>`", message.string)
+        if TYPED_NUMBER.search(match.group(1))
+    ]
+    assert typed  # the test sees the references it is about
+    numbers = english_numbers(built_site, {match.group(2) for _, match in typed})
+    wrong = []
+    for path, match in typed:
+        text, label = match.groups()
+        page, section = numbers.get(label, ("?", "?"))
+        for number, kind, appendix in TYPED_NUMBER.findall(text):
+            if appendix:
+                right = appendix in (page, section)
+            else:
+                right = number == (page if kind == "章" else section)
+            if not right:
+                wrong.append(
+                    f"{path.name}: {match.group(0)} (English: {page}, {section})"
+                )
+    assert not wrong, "\n".join(wrong)
