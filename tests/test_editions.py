@@ -214,6 +214,47 @@ def test_references_to_sections_are_cited_with_number_and_title():
     assert cited_title("bibliography", None, "参考文献", True) == "《参考文献》"
 
 
+class ChineseBuild:
+    class config:  # noqa: N801 (what Sphinx's app offers)
+        language = "zh_CN"
+
+
+def test_chinese_pages_set_titles_and_citations_as_chinese():
+    """chinese_edition.py on the HTML the writers produce (as on ch01 and ch13 before): no
+    space before the full-width bracket of a statement's title, full-width brackets for an
+    exercise's title and for a parenthetical citation, a solution titled after its
+    exercise's Chinese title; a textual citation keeps its Latin brackets."""
+    from chinese_edition import chinese_admonition_titles, full_width_citations
+
+    body = (
+        '<p class="admonition-title"><span class="caption-number">定理 1.1 </span>'
+        "（自注意力的置换等变性）</p>"
+        '<div class="exercise dropdown admonition" id="ex-ch01-causal">\n\n'
+        '<p class="admonition-title"><span class="caption-number">练习 1.1 </span>'
+        "(因果掩码本身就是位置信息)</p>"
+        '<p class="admonition-title">解答<a class="reference internal" '
+        'href="#ex-ch01-causal"> 练习 1.1(A causal mask is position information)</a></p>'
+        '<span class="bibtex-citation" id="id1">(<a href="b.html#x" title="A (2023).">'
+        "Chen et al. 2023</a>)</span>"
+        '<span class="bibtex-citation" id="id4">Men et al. (<a href="b.html#y">2024</a>)'
+        "</span>"
+    )
+    context = {"body": body}
+    chinese_admonition_titles(ChineseBuild, "p", "page.html", context, None)
+    full_width_citations(ChineseBuild, "p", "page.html", context, None)
+    out = context["body"]
+    assert "定理 1.1</span>（自注意力的置换等变性）" in out
+    assert "练习 1.1</span>（因果掩码本身就是位置信息）" in out
+    assert (
+        '"#ex-ch01-causal">练习 1.1</a> 的解答（因果掩码本身就是位置信息）</p>' in out
+    )
+    assert "A causal mask" not in out
+    assert (
+        '>（<a href="b.html#x" title="A (2023).">Chen et al. 2023</a>）</span>' in out
+    )
+    assert 'Men et al. (<a href="b.html#y">2024</a>)</span>' in out
+
+
 # --------------------------------------------------------------- a small book, both ways
 
 SMALL_PAGE = (

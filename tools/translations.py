@@ -403,14 +403,18 @@ def import_(page: str, text_file: str) -> int:
 CJK_OR_FULL_WIDTH = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 # The references that render as Chinese words in the Chinese edition: a section's or a page's
 # title (``{ref}``, ``{doc}``: chinese_edition.py numbers it, 第 5 章《从和到积分》), a figure's
-# or a statement's name and number (``{numref}``: 图 5.2; ``{prf:ref}``: 定理 4.3). An
-# equation's number (``{eq}``: (5.3)) and a citation (Vaswani et al. (2017)) are Latin text,
-# spaced from Chinese like any other.
-REFERENCE = re.compile(r"\{(ref|doc|numref|prf:ref)\}`([^`]*)`")
+# or a statement's name and number (``{numref}``: 图 5.2; ``{prf:ref}``: 定理 4.3); and a
+# parenthetical citation (``{cite}``, ``{cite:p}``), which chinese_edition.py sets in full-width
+# brackets, （Vaswani et al. 2017）. An equation's number (``{eq}``: (5.3)) and a textual
+# citation (``{cite:t}``: Vaswani et al. (2017)) are Latin text, spaced from Chinese like any
+# other.
+REFERENCE = re.compile(r"\{(ref|doc|numref|prf:ref|cite|cite:p)\}`([^`]*)`")
 
 
 def rendered_ends(role: str, content: str) -> tuple[str, str]:
     """The first and last character a reference renders as in the Chinese edition."""
+    if role in ("cite", "cite:p"):
+        return "（", "）"
     if "<" in content and content.endswith(">"):  # its own text: {ref}`上文 <label>`
         text = content[: content.rindex("<")].strip().replace("%s", "1")
         return (text[:1], text[-1:]) if text else ("字", "字")
@@ -424,19 +428,28 @@ def rendered_ends(role: str, content: str) -> tuple[str, str]:
 def spaced_references(text: str) -> list[str]:
     """A reference that renders as Chinese words takes no half-width space between it and
     Chinese text or full-width punctuation (由引理 3.1，, not 由 引理 3.1 ，); after a number
-    (定理 4.3 给出) the space is the one between a number and Chinese."""
+    (定理 4.3 给出) the space is the one between a number and Chinese. A parenthetical
+    citation, set in full-width brackets, takes no space on either side."""
     found = []
     for match in REFERENCE.finditer(text):
         first, last = rendered_ends(match.group(1), match.group(2))
         before, after = text[: match.start()], text[match.end() :]
+        spaced_before = re.search(r"\S[ \t]+$", before)
+        spaced_after = re.match(r"[ \t]+\S", after)
         if (
-            CJK_OR_FULL_WIDTH.match(first)
-            and re.search(r"\S[ \t]+$", before)
-            and CJK_OR_FULL_WIDTH.match(before.rstrip()[-1])
+            spaced_before
+            and CJK_OR_FULL_WIDTH.match(first)
+            and (
+                first in FULL_WIDTH_PUNCTUATION
+                or CJK_OR_FULL_WIDTH.match(before.rstrip()[-1])
+            )
         ) or (
-            CJK_OR_FULL_WIDTH.match(last)
-            and re.match(r"[ \t]+\S", after)
-            and CJK_OR_FULL_WIDTH.match(after.lstrip()[0])
+            spaced_after
+            and CJK_OR_FULL_WIDTH.match(last)
+            and (
+                last in FULL_WIDTH_PUNCTUATION
+                or CJK_OR_FULL_WIDTH.match(after.lstrip()[0])
+            )
         ):
             found.append(text[max(0, match.start() - 6) : match.end() + 6])
     return found

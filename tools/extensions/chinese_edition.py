@@ -35,6 +35,8 @@ What this extension adds to Sphinx's own translation machinery:
    and 练习 1.1 的解答（标题）, where sphinx-proof, sphinx-exercise and Sphinx's writer gave
    定理 1.1 （…）, 练习 1.1 (…) and 解答 练习 1.1(English title)
    (`chinese_admonition_titles`).
+8. A parenthetical citation is set in full-width brackets, （Vaswani et al. 2017）
+   (`full_width_citations`).
 """
 
 from __future__ import annotations
@@ -332,6 +334,23 @@ def chinese_admonition_titles(
     context["body"] = SOLUTION_TITLE.sub(solution, body)
 
 
+# A parenthetical citation as sphinxcontrib-bibtex writes it with bibstyle.py's style:
+# (<a …>Vaswani et al. 2017</a>), several separated by "; "
+PARENTHETICAL_CITATION = re.compile(
+    r'(<span class="bibtex-citation"[^>]*>)\((.*?)\)</span>', re.S
+)
+
+
+def full_width_citations(app: Sphinx, pagename, templatename, context, doctree) -> None:
+    """`html-page-context`, in the Chinese edition: a parenthetical citation inside Chinese
+    text is set in full-width brackets, （Vaswani et al. 2017）, as every other bracket of a
+    Chinese sentence (the catalogues write no space around it: translations.py check). A
+    textual citation, Vaswani et al. (2017), is a Latin phrase and keeps its brackets."""
+    if not is_translation(app) or "body" not in context:
+        return
+    context["body"] = PARENTHETICAL_CITATION.sub(r"\1（\2）</span>", context["body"])
+
+
 def _exercise_titles(path: Path) -> list[str]:
     """The titles of a page's exercises as written, markup included, in page order."""
     titles = []
@@ -478,4 +497,5 @@ def setup(app: Sphinx) -> dict:
     app.connect("html-page-context", link_other_edition)
     app.connect("html-page-context", label_english_downloads, priority=700)
     app.connect("html-page-context", chinese_admonition_titles)
+    app.connect("html-page-context", full_width_citations)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}
