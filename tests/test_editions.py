@@ -468,3 +468,48 @@ def test_numbers_typed_in_chinese_references_are_the_english_builds(built_site):
                     f"{path.name}: {match.group(0)} (English: {page}, {section})"
                 )
     assert not wrong, "\n".join(wrong)
+
+
+def typeset_text(block) -> str:
+    """A block's text as the reader sees it, each formula and piece of code one letter."""
+    block = BeautifulSoup(str(block), "html.parser")
+    # the note print_edition.py shows in a site built without its PDF (`make test` builds it)
+    for piece in block.select(".posenc-pdf-missing"):
+        piece.replace_with("M")
+    for piece in block.select(".math, code, script, .MathJax"):
+        piece.replace_with("M")
+    return block.get_text()
+
+
+@pytest.mark.site
+def test_chinese_pages_follow_the_typesetting_rules(pairs):
+    """The rules of translations.check, in the built pages (where the references have their
+    text): no half-width space between Chinese and a reference that renders as Chinese words,
+    or beside full-width punctuation; no half-width bracket around Chinese; no title of a
+    section cited without its number."""
+    faults = []
+    for page, (_, chinese) in pairs.items():
+        article = chinese.select_one("article.bd-article")
+        for link in article.select("a.reference.internal"):
+            text = link.get_text()
+            before = link.previous_sibling
+            if (
+                text[:1]
+                and CJK.match(text[:1])
+                and isinstance(before, str)
+                and re.search(r"[\u4e00-\u9fff，。；：、（“]\s$", before)
+            ):
+                faults.append(f"{page}: space before {text!r}")
+        for block in article.select("p, li, .admonition-title, figcaption"):
+            if block.find(["p", "li"]):
+                continue  # its paragraphs are checked on their own
+            text = typeset_text(block)
+            for rule in (
+                translations.spaces_beside_full_width_punctuation,
+                translations.half_width_brackets,
+                translations.doubled_punctuation,
+            ):
+                faults += [
+                    f"{page}: {rule.__name__}: {piece!r}" for piece in rule(text)
+                ]
+    assert not faults, "\n".join(faults[:40]) + f"\n({len(faults)} in all)"
