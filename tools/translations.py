@@ -475,18 +475,24 @@ def half_width_brackets(text: str) -> list[str]:
     return found
 
 
-# Full-width punctuation carries its own space: no half-width space on either side of it
-FULL_WIDTH_PUNCTUATION = "。？！，；：、（）“”《》"
+# Full-width punctuation carries its own space: no half-width space on either side of it.
+# The quotation marks “” are the same characters in Latin text (“halves” layout, Vaswani et al.
+# “Attention …”): beside them a space is a fault only on the side of a Chinese character.
+FULL_WIDTH_PUNCTUATION = "。？！，；：、（）《》"
 
 
 def spaces_beside_full_width_punctuation(text: str) -> list[str]:
-    """No half-width space before or after 。？！，；：、（）“”《》 (定理 1.1（…）, not
-    定理 1.1 （…）; 。下一句, not 。 下一句)."""
+    """No half-width space before or after 。？！，；：、（）《》 (定理 1.1（…）, not
+    定理 1.1 （…）; 。下一句, not 。 下一句), nor between a Chinese character and “ or ”."""
     words = without_markup(text)
     mark = f"[{FULL_WIDTH_PUNCTUATION}]"
+    pattern = (
+        rf"{mark}[ \t]+\S|\S[ \t]+{mark}"
+        r"|[\u4e00-\u9fff][ \t]+[“”]|[“”][ \t]+[\u4e00-\u9fff]"
+    )
     return [
         words[max(0, match.start() - 6) : match.end() + 6]
-        for match in re.finditer(rf"{mark}[ \t]+\S|\S[ \t]+{mark}", words)
+        for match in re.finditer(pattern, words)
     ]
 
 
