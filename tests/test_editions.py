@@ -212,6 +212,9 @@ def test_references_to_sections_are_cited_with_number_and_title():
         cited_title("appendix", ("B", 2), "余弦积分", False) == "附录 B.2 节“余弦积分”"
     )
     assert cited_title("bibliography", None, "参考文献", True) == "《参考文献》"
+    assert cited_title("ch06", (6, 4, 1), "“远程衰减”承诺了什么", False) == (
+        "第 6.4.1 节“‘远程衰减’承诺了什么”"
+    )
 
 
 class ChineseBuild:

@@ -274,8 +274,12 @@ class NumberedSectionReferences(SphinxPostTransform):
 def cited_title(docname: str, number, title: str, is_page: bool) -> str:
     """How Chinese running text cites a chapter (第 5 章《从和到积分》), a section (第 5.3 节
     “标题”), an appendix (附录 B《特殊函数》) or a section of one (附录 B.2 节“标题”); a page
-    or section without a number by its quoted title alone."""
-    quoted = f"《{title}》" if is_page else f"“{title}”"
+    or section without a number by its quoted title alone. Quotation marks in the title become
+    the inner ones (‘’, 〈〉)."""
+    if is_page:
+        quoted = f"《{title.replace('《', '〈').replace('》', '〉')}》"
+    else:  # quotation marks inside quotation marks are single: “‘远程衰减’承诺了什么”
+        quoted = f"“{title.replace('“', '‘').replace('”', '’')}”"
     if not number:
         return quoted
     digits = ".".join(str(part) for part in number)
