@@ -31,6 +31,10 @@ What this extension adds to Sphinx's own translation machinery:
    they cannot drift from the headings; a reference with its own text
    (``{ref}`上面的单元格 <label>```) is left as written. `tools/translations.py check` refuses
    a number or quotation marks typed around such a reference (they would be said twice).
+   Chosen as the plainest robust way: a translator writes the plain ``{ref}`` the English
+   writes, with no role of the edition's own to learn, and no number is typed that a new
+   section could make wrong (a number a translator does type, in a reference's own text, is
+   checked against the English build by tests/test_editions.py: it found one wrong).
 7. Statement, exercise and solution titles are set as Chinese: 定理 1.1（标题）, 练习 1.1（标题）
    and 练习 1.1 的解答（标题）, where sphinx-proof, sphinx-exercise and Sphinx's writer gave
    定理 1.1 （…）, 练习 1.1 (…) and 解答 练习 1.1(English title)
