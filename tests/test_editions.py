@@ -124,6 +124,141 @@ def test_glue_roles_are_qualified_with_their_page():
     )
 
 
+# ------------------------------------------------- Chinese typesetting (translations.check)
+
+# Each rule, a translation that breaks it (the review's own examples, in catalogue form) and
+# the same translation set right
+TYPESETTING = [
+    (
+        "spaced_references",
+        "为什么这与 {prf:ref}`thm-attention-equivariance` 并不矛盾？",
+        "为什么这与{prf:ref}`thm-attention-equivariance` 并不矛盾？",
+    ),
+    (
+        "spaced_references",
+        "第二部分从 {ref}`ch05-decay-integral` 开始解释",
+        "第二部分从{ref}`ch05-decay-integral`开始解释",
+    ),
+    ("half_width_brackets", "练习 1.1 (因果掩码)", "练习 1.1（因果掩码）"),
+    (
+        "half_width_brackets",
+        "见{ref}`ch04-formula`(表格)",
+        "见{ref}`ch04-formula`（表格）",
+    ),
+    ("spaces_beside_full_width_punctuation", "定理 1.1 （平移）", "定理 1.1（平移）"),
+    ("spaces_beside_full_width_punctuation", "它衰减。 下一句", "它衰减。下一句"),
+    (
+        "doubled_punctuation",
+        "（另见 10000 是最大输入长度吗？。）",
+        "（另见“10000 是最大输入长度吗？”）",
+    ),
+    ("doubled_punctuation", "是最大输入长度吗？。", "是最大输入长度吗？"),
+    ("slanted_chinese", "*证明*：由引理可得。", "**证明**：由引理可得。"),
+    ("slanted_chinese", "_充分性_：显然。", "**充分性**：显然。"),
+    (
+        "numbered_by_hand",
+        "推导见第 9 章（{ref}`ch09-gram`）。",
+        "推导见{ref}`ch09-gram`。",
+    ),
+    (
+        "numbered_by_hand",
+        "第 6 章《{ref}`ch06-finite-sum`》要问",
+        "{ref}`ch06-finite-sum`要问",
+    ),
+]
+
+
+@pytest.mark.parametrize(("rule", "bad", "good"), TYPESETTING)
+def test_each_typesetting_rule_catches_its_fault(rule, bad, good):
+    """Negative controls of the typesetting rules: the faulty translation is caught by its
+    rule; the corrected one passes every rule."""
+    assert getattr(translations, rule)(bad), f"{rule} missed {bad!r}"
+    assert translations.typesetting(good) == {}
+
+
+def test_every_typesetting_rule_is_checked():
+    assert {rule for rule, _, _ in TYPESETTING} == {
+        rule.__name__ for rule in translations.TYPESETTING_RULES
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "取 $n = 0$ 时，$f(0) = 1$。",  # spaces beside maths, brackets inside it
+        "底数 10000 在 RoPE 中",  # spaces beside numbers and Latin words
+        "由 {cite:t}`vaswani2017attention` 的公式",  # a citation is Latin text
+        "{numref}`fig-ch04-layouts` 把同一张表画了两次",  # 图 4.2 把…: after a number
+        "由{prf:ref}`lem-ch03-real-part` 可得",
+        "见{ref}`上面的单元格 <corr-notes-arithmetic>`和式 {eq}`eq-ch05-decay`",
+        "它在 CPU 上 *not* 正确舍入，矩阵 R\\_{n-m} 与 `f(x)` 不同",  # Latin italic, code
+        "**x**（实数或实数数组）：相对距离 (m - n)",  # Latin in half-width brackets
+    ],
+)
+def test_the_typesetting_rules_accept_the_books_conventions(text):
+    assert translations.typesetting(text) == {}
+
+
+def test_references_to_sections_are_cited_with_number_and_title():
+    """chinese_edition.py's form of a chapter, a section, an appendix and an unnumbered page
+    in Chinese running text."""
+    from chinese_edition import cited_title
+
+    assert cited_title("ch05", (5,), "从和到积分", True) == "第 5 章《从和到积分》"
+    assert cited_title("ch07", (7, 1), "为什么底数是 10000", False) == (
+        "第 7.1 节“为什么底数是 10000”"
+    )
+    assert cited_title("appendix", ("B",), "特殊函数", True) == "附录 B《特殊函数》"
+    assert (
+        cited_title("appendix", ("B", 2), "余弦积分", False) == "附录 B.2 节“余弦积分”"
+    )
+    assert cited_title("bibliography", None, "参考文献", True) == "《参考文献》"
+    assert cited_title("ch06", (6, 4, 1), "“远程衰减”承诺了什么", False) == (
+        "第 6.4.1 节“‘远程衰减’承诺了什么”"
+    )
+
+
+class ChineseBuild:
+    class config:  # noqa: N801 (what Sphinx's app offers)
+        language = "zh_CN"
+
+
+def test_chinese_pages_set_titles_and_citations_as_chinese():
+    """chinese_edition.py on the HTML the writers produce (as on ch01 and ch13 before): no
+    space before the full-width bracket of a statement's title, full-width brackets for an
+    exercise's title and for a parenthetical citation, a solution titled after its
+    exercise's Chinese title; a textual citation keeps its Latin brackets."""
+    from chinese_edition import chinese_admonition_titles, full_width_citations
+
+    body = (
+        '<p class="admonition-title"><span class="caption-number">定理 1.1 </span>'
+        "（自注意力的置换等变性）</p>"
+        '<div class="exercise dropdown admonition" id="ex-ch01-causal">\n\n'
+        '<p class="admonition-title"><span class="caption-number">练习 1.1 </span>'
+        "(因果掩码本身就是位置信息)</p>"
+        '<p class="admonition-title">解答<a class="reference internal" '
+        'href="#ex-ch01-causal"> 练习 1.1(A causal mask is position information)</a></p>'
+        '<span class="bibtex-citation" id="id1">(<a href="b.html#x" title="A (2023).">'
+        "Chen et al. 2023</a>)</span>"
+        '<span class="bibtex-citation" id="id4">Men et al. (<a href="b.html#y">2024</a>)'
+        "</span>"
+    )
+    context = {"body": body}
+    chinese_admonition_titles(ChineseBuild, "p", "page.html", context, None)
+    full_width_citations(ChineseBuild, "p", "page.html", context, None)
+    out = context["body"]
+    assert "定理 1.1</span>（自注意力的置换等变性）" in out
+    assert "练习 1.1</span>（因果掩码本身就是位置信息）" in out
+    assert (
+        '"#ex-ch01-causal">练习 1.1</a> 的解答（因果掩码本身就是位置信息）</p>' in out
+    )
+    assert "A causal mask" not in out
+    assert (
+        '>（<a href="b.html#x" title="A (2023).">Chen et al. 2023</a>）</span>' in out
+    )
+    assert 'Men et al. (<a href="b.html#y">2024</a>)</span>' in out
+
+
 # --------------------------------------------------------------- a small book, both ways
 
 SMALL_PAGE = (
@@ -326,3 +461,113 @@ def test_the_english_scan_reads_what_the_chinese_scan_reads(built_site):
     for page in site_pages():
         found = english_phrases((HTML / page).read_text(encoding="utf-8"))
         assert sum(found.values()) > 20, page
+
+
+# A number typed in a reference's own text: 第 7 章的单元格, 第 6.2 节, 附录 C
+TYPED_NUMBER = re.compile(
+    r"第 ([0-9]+(?:\.[0-9]+)*) ([章节])|附录 ([A-Z](?:\.[0-9]+)*)"
+)
+
+
+def english_numbers(site: Path, labels: set[str]) -> dict[str, tuple[str, str]]:
+    """{label: (its page's number, its section's number)} as the English build shows them
+    (the number in the heading of the page and of the section the label is in)."""
+    from sphinx.util.inventory import InventoryFile
+
+    with (site / "objects.inv").open("rb") as handle:
+        inventory = InventoryFile.load(handle, "", lambda base, uri: uri)
+    numbers = {}
+    for label, (_, _, uri, _) in inventory.get("std:label", {}).items():
+        page, _, anchor = uri.partition("#")
+        if label not in labels:
+            continue
+        soup = built_page(site / page)
+
+        def number(element):
+            heading = element.find(re.compile("^h[1-6]$")) if element else None
+            span = heading.find(class_="section-number") if heading else None
+            return span.get_text().strip().rstrip(".") if span else ""
+
+        target = soup.find(id=anchor) if anchor else None
+        section = (
+            target
+            if target is None or target.name == "section"
+            else (target.find_parent("section"))
+        )
+        numbers[label] = (number(soup.find("section")), number(section))
+    return numbers
+
+
+@pytest.mark.site
+def test_numbers_typed_in_chinese_references_are_the_english_builds(built_site):
+    """A translation that types a number in a reference's text ({ref}`第 7 章的单元格 <label>`)
+    must type the number the build gives the label's page or section, in the English build."""
+    typed = [
+        (path, match)
+        for path in translations.catalogues()
+        for message in catalogue(path)
+        if message.id and message.string
+        for match in re.finditer(r"\{ref\}`([^`<]*)<([^`>]+)>`", message.string)
+        if TYPED_NUMBER.search(match.group(1))
+    ]
+    assert typed  # the test sees the references it is about
+    numbers = english_numbers(built_site, {match.group(2) for _, match in typed})
+    wrong = []
+    for path, match in typed:
+        text, label = match.groups()
+        page, section = numbers.get(label, ("?", "?"))
+        for number, kind, appendix in TYPED_NUMBER.findall(text):
+            if appendix:
+                right = appendix in (page, section)
+            else:
+                right = number == (page if kind == "章" else section)
+            if not right:
+                wrong.append(
+                    f"{path.name}: {match.group(0)} (English: {page}, {section})"
+                )
+    assert not wrong, "\n".join(wrong)
+
+
+def typeset_text(block) -> str:
+    """A block's text as the reader sees it, each formula and piece of code one letter."""
+    block = BeautifulSoup(str(block), "html.parser")
+    # the note print_edition.py shows in a site built without its PDF (`make test` builds it)
+    for piece in block.select(".posenc-pdf-missing"):
+        piece.replace_with("M")
+    for piece in block.select(".math, code, script, .MathJax"):
+        piece.replace_with("M")
+    return block.get_text()
+
+
+@pytest.mark.site
+def test_chinese_pages_follow_the_typesetting_rules(pairs):
+    """The rules of translations.check, in the built pages (where the references have their
+    text): no half-width space between Chinese and a reference that renders as Chinese words,
+    or beside full-width punctuation; no half-width bracket around Chinese; no title of a
+    section cited without its number."""
+    faults = []
+    for page, (_, chinese) in pairs.items():
+        article = chinese.select_one("article.bd-article")
+        for link in article.select("a.reference.internal"):
+            text = link.get_text()
+            before = link.previous_sibling
+            if (
+                text[:1]
+                and CJK.match(text[:1])
+                and isinstance(before, str)
+                and re.search(r"[\u4e00-\u9fff，。；：、（“]\s$", before)
+            ):
+                faults.append(f"{page}: space before {text!r}")
+        for block in article.select("p, li, .admonition-title, figcaption"):
+            if block.find(["p", "li"]):
+                continue  # its paragraphs are checked on their own
+            text = typeset_text(block)
+            for rule in (
+                translations.spaces_beside_full_width_punctuation,
+                translations.half_width_brackets,
+                translations.doubled_punctuation,
+            ):
+                faults += [
+                    f"{page}: {rule.__name__}: {piece!r}" for piece in rule(text)
+                ]
+    assert not faults, "\n".join(faults[:40]) + f"\n({len(faults)} in all)"

@@ -31,7 +31,12 @@ its glue roles and checks its markup.
 
 `check` compares each translation with its English message: the same inline mathematics, the
 same roles with the same targets (a reference, a citation, a glued number), the same inline
-code. Mathematics, code and numbers are shared between the editions, never retyped.
+code. Mathematics, code and numbers are shared between the editions, never retyped. It also
+holds each translation to the Chinese typesetting rules of the glossary (`TYPESETTING_RULES`,
+one function each): no half-width space around a reference that renders as Chinese words,
+full-width brackets, no space beside full-width punctuation, a sentence ended once, no
+slanted Chinese, and no number or quotation marks typed around a reference to a chapter or a
+section (the Chinese build writes them: chinese_edition.py).
 """
 
 from __future__ import annotations
@@ -399,12 +404,164 @@ def import_(page: str, text_file: str) -> int:
     return check([path])
 
 
+# ------------------------------------------------------------------ Chinese typesetting
+# The glossary's typesetting rules ("Style") that a program can see, one function each: given a
+# translation, the pieces of it that break the rule (a little context around each). `check`
+# runs them on every translation and names the catalogue, the message and the piece.
+
+CJK_OR_FULL_WIDTH = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+# The references that render as Chinese words in the Chinese edition: a section's or a page's
+# title (``{ref}``, ``{doc}``: chinese_edition.py numbers it, 第 5 章《从和到积分》), a figure's
+# or a statement's name and number (``{numref}``: 图 5.2; ``{prf:ref}``: 定理 4.3); and a
+# parenthetical citation (``{cite}``, ``{cite:p}``), which chinese_edition.py sets in full-width
+# brackets, （Vaswani et al. 2017）. An equation's number (``{eq}``: (5.3)) and a textual
+# citation (``{cite:t}``: Vaswani et al. (2017)) are Latin text, spaced from Chinese like any
+# other.
+REFERENCE = re.compile(r"\{(ref|doc|numref|prf:ref|cite|cite:p)\}`([^`]*)`")
+
+
+def rendered_ends(role: str, content: str) -> tuple[str, str]:
+    """The first and last character a reference renders as in the Chinese edition."""
+    if role in ("cite", "cite:p"):
+        return "（", "）"
+    if "<" in content and content.endswith(">"):  # its own text: {ref}`上文 <label>`
+        text = content[: content.rindex("<")].strip().replace("%s", "1")
+        return (text[:1], text[-1:]) if text else ("字", "字")
+    if role in ("numref", "prf:ref") or content.startswith("ex-"):
+        # 图 5.2, 定理 4.3, 练习 1.1 (sphinx-exercise names an exercise, whose labels in
+        # this book begin "ex-"): a word, then a number
+        return "图", "1"
+    return "第", "》"  # 第 5 章《从和到积分》, 第 5.3 节“…”
+
+
+def spaced_references(text: str) -> list[str]:
+    """A reference that renders as Chinese words takes no half-width space between it and
+    Chinese text or full-width punctuation (由引理 3.1，, not 由 引理 3.1 ，); after a number
+    (定理 4.3 给出) the space is the one between a number and Chinese. A parenthetical
+    citation, set in full-width brackets, takes no space on either side."""
+    found = []
+    for match in REFERENCE.finditer(text):
+        first, last = rendered_ends(match.group(1), match.group(2))
+        before, after = text[: match.start()], text[match.end() :]
+        spaced_before = re.search(r"\S[ \t]+$", before)
+        spaced_after = re.match(r"[ \t]+\S", after)
+        if (
+            spaced_before
+            and CJK_OR_FULL_WIDTH.match(first)
+            and (
+                first in FULL_WIDTH_PUNCTUATION
+                or CJK_OR_FULL_WIDTH.match(before.rstrip()[-1])
+            )
+        ) or (
+            spaced_after
+            and CJK_OR_FULL_WIDTH.match(last)
+            and (
+                last in FULL_WIDTH_PUNCTUATION
+                or CJK_OR_FULL_WIDTH.match(after.lstrip()[0])
+            )
+        ):
+            found.append(text[max(0, match.start() - 6) : match.end() + 6])
+    return found
+
+
+def without_markup(text: str) -> str:
+    """The translation's own words: each piece of markup (maths, roles, code, link targets)
+    becomes one Latin letter, and bold's asterisks go (a run-in heading, **小标题？** 正文,
+    is set as its words are)."""
+    return MARKUP.sub("M", text).replace("**", "")
+
+
+def half_width_brackets(text: str) -> list[str]:
+    """Brackets in a Chinese sentence are full-width （…）: a half-width pair around Chinese
+    words, or touching a Chinese character, is not (练习 1.1（…）, not 练习 1.1 (…))."""
+    words = without_markup(text)
+    found = []
+    for match in re.finditer(r"\(([^()]*)\)", words):
+        before = words[match.start() - 1 : match.start()]
+        after = words[match.end() : match.end() + 1]
+        if CJK.search(match.group(1)) or CJK.match(before) or CJK.match(after):
+            found.append(words[max(0, match.start() - 6) : match.end() + 6])
+    return found
+
+
+# Full-width punctuation carries its own space: no half-width space on either side of it.
+# The quotation marks “” are the same characters in Latin text (“halves” layout, Vaswani et al.
+# “Attention …”): beside them a space is a fault only on the side of a Chinese character.
+FULL_WIDTH_PUNCTUATION = "。？！，；：、（）《》"
+
+
+def spaces_beside_full_width_punctuation(text: str) -> list[str]:
+    """No half-width space before or after 。？！，；：、（）《》 (定理 1.1（…）, not
+    定理 1.1 （…）; 。下一句, not 。 下一句), nor between a Chinese character and “ or ”."""
+    words = without_markup(text)
+    mark = f"[{FULL_WIDTH_PUNCTUATION}]"
+    pattern = (
+        rf"{mark}[ \t]+\S|\S[ \t]+{mark}"
+        r"|[\u4e00-\u9fff][ \t]+[“”]|[“”][ \t]+[\u4e00-\u9fff]"
+    )
+    return [
+        words[max(0, match.start() - 6) : match.end() + 6]
+        for match in re.finditer(pattern, words)
+    ]
+
+
+def doubled_punctuation(text: str) -> list[str]:
+    """A sentence ends once: no 。 or ， after ？ or ！ or 。 (见……吗？。)."""
+    words = without_markup(text)
+    return [
+        words[max(0, match.start() - 6) : match.end() + 6]
+        for match in re.finditer(r"[。？！][。，；：、]", words)
+    ]
+
+
+def slanted_chinese(text: str) -> list[str]:
+    """Chinese is never slanted: emphasis of Chinese words is bold (``**重点**``), not italic
+    (``*重点*``, which browsers fake by slanting the upright face)."""
+    words = MARKUP.sub("M", text)
+    italic = re.compile(
+        r"(?<![*\\])\*(?![*\s])[^*]+?(?<![\s\\])\*(?!\*)"  # *重点*, not **重点**
+        r"|(?<![\w\\])_(?!\s)[^_]+?(?<![\s\\])_(?!\w)"  # _重点_, not R\_{n-m}
+    )
+    return [
+        match.group(0) for match in italic.finditer(words) if CJK.search(match.group(0))
+    ]
+
+
+def numbered_by_hand(text: str) -> list[str]:
+    """A reference to a chapter or a section renders its number and its title in quotation
+    marks in the Chinese edition (chinese_edition.py: 第 5 章《从和到积分》, 第 7.1 节“为什么底数是
+    10000”): a number or quotation marks typed around it would be said twice."""
+    pattern = re.compile(
+        r"(?:第\s*[\dA-Z][\d.]*\s*[章节]|附录\s*[A-Z]?)\s*[（(《“]?\s*\{(?:ref|doc)\}`[^`<]*`"
+        r"|[《“]\{(?:ref|doc)\}`[^`<]*`[》”]"
+    )
+    return [match.group(0) for match in pattern.finditer(text)]
+
+
+TYPESETTING_RULES = (
+    spaced_references,
+    half_width_brackets,
+    spaces_beside_full_width_punctuation,
+    doubled_punctuation,
+    slanted_chinese,
+    numbered_by_hand,
+)
+
+
+def typesetting(text: str) -> dict[str, list[str]]:
+    """What each typesetting rule finds in a translation (the rules that find nothing left
+    out)."""
+    found = {rule.__name__: rule(text) for rule in TYPESETTING_RULES}
+    return {name: pieces for name, pieces in found.items() if pieces}
+
+
 def check(paths: list[Path] | None = None) -> int:
-    """Every translated message keeps its English message's markup, and a display formula's
-    words are in Chinese; report what differs."""
+    """Every translated message keeps its English message's markup, a display formula's
+    words are in Chinese, and the Chinese follows the typesetting rules
+    (`TYPESETTING_RULES`); report what differs."""
     from babel.messages.pofile import read_po
 
-    problems = 0
+    problems = typeset = 0
     paths = paths or catalogues()
     for path in paths:
         with path.open("rb") as handle:
@@ -429,6 +586,12 @@ def check(paths: list[Path] | None = None) -> int:
                 if is_display_formula(message.id)
                 else []
             )
+            broken = typesetting(message.string)
+            if broken:
+                typeset += 1
+                for rule, pieces in broken.items():
+                    print(f"{path.relative_to(ROOT)}: {message.id[:70]!r}")
+                    print(f"    {rule}: {' | '.join(repr(piece) for piece in pieces)}")
             if english != chinese or unqualified or left:
                 problems += 1
                 missing = english - chinese
@@ -445,9 +608,9 @@ def check(paths: list[Path] | None = None) -> int:
                     print(f"    words of the formula left in English: {left}")
     print(
         f"{len(paths)} catalogues, {problems} messages whose markup differs or whose "
-        "formula keeps English words"
+        f"formula keeps English words, {typeset} that break a typesetting rule"
     )
-    return 1 if problems else 0
+    return 1 if problems or typeset else 0
 
 
 def main() -> int:

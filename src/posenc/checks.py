@@ -484,11 +484,10 @@ class Watcher:
         self.results[cell.label] = record
         n = len(outcomes)
         if killed == n:
-            controls = (
-                "Its negative control fails, as it must"
-                if n == 1
-                else f"All {n} negative controls fail, as they must"
-            )
+            controls = {
+                1: "Its negative control fails, as it must",
+                2: "Both negative controls fail, as they must",
+            }.get(n, f"All {n} negative controls fail, as they must")
         else:
             controls = f"Only {killed} of {n} negative controls fail"
         display(

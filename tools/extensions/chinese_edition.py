@@ -23,6 +23,24 @@ What this extension adds to Sphinx's own translation machinery:
    hreflang>` in its head); the role ``{other-edition}`text``` links it from the text.
 5. The Chinese edition's download menu says that the chapter's source and notebook it offers
    are the English ones (the Chinese text lives in the catalogues).
+6. A reference to a chapter or a section cites it as Chinese running text does, with its
+   number and its title in quotation marks: ``{ref}`ch05-decay-integral``` renders
+   第 5 章《从和到积分》, a section 第 7.1 节“为什么底数是 10000”, an appendix 附录 B《…》
+   (`NumberedSectionReferences`). The numbers are Sphinx's own (the toc's section numbers,
+   lettered for the appendices by sphinx_patches.py), read when the reference is resolved, so
+   they cannot drift from the headings; a reference with its own text
+   (``{ref}`上面的单元格 <label>```) is left as written. `tools/translations.py check` refuses
+   a number or quotation marks typed around such a reference (they would be said twice).
+   Chosen as the plainest robust way: a translator writes the plain ``{ref}`` the English
+   writes, with no role of the edition's own to learn, and no number is typed that a new
+   section could make wrong (a number a translator does type, in a reference's own text, is
+   checked against the English build by tests/test_editions.py: it found one wrong).
+7. Statement, exercise and solution titles are set as Chinese: 定理 1.1（标题）, 练习 1.1（标题）
+   and 练习 1.1 的解答（标题）, where sphinx-proof, sphinx-exercise and Sphinx's writer gave
+   定理 1.1 （…）, 练习 1.1 (…) and 解答 练习 1.1(English title)
+   (`chinese_admonition_titles`).
+8. A parenthetical citation is set in full-width brackets, （Vaswani et al. 2017）
+   (`full_width_citations`).
 """
 
 from __future__ import annotations
@@ -39,7 +57,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.i18n import docname_to_domain
-from sphinx.util.nodes import extract_messages
+from sphinx.util.nodes import clean_astext, extract_messages
 
 LOGGER = logging.getLogger(__name__)
 
@@ -204,6 +222,143 @@ class RequireTranslatedExerciseTitles(SphinxTransform):
                 _untranslated(subtitle, subtitle.rawsource)
 
 
+class NumberedSectionReferences(SphinxPostTransform):
+    """In the Chinese edition, a ``{ref}`` (or ``{doc}``) without its own text that leads to a
+    chapter or a section renders its number and quoted title (see the module's docstring,
+    item 6): Sphinx would render the bare title, which in Chinese running text reads as
+    part of the sentence (第二部分从 从和到积分 开始解释). Run before Sphinx resolves the
+    reference (its priority 10): the reference gets this text as its own."""
+
+    default_priority = 5
+
+    def run(self, **kwargs) -> None:
+        if not is_translation(self.app):
+            return
+        for node in list(self.document.findall(addnodes.pending_xref)):
+            if node.get("refdomain") != "std" or node.get("refexplicit"):
+                continue
+            if node.get("reftype") == "ref":
+                found = self.section_of_label(node["reftarget"])
+            elif node.get("reftype") == "doc":
+                found = self.page(node)
+            else:
+                continue
+            if found is None:
+                continue
+            text = cited_title(*found)
+            node["refexplicit"] = True
+            classes = node.children[0].get("classes", []) if node.children else []
+            node.children = [nodes.inline(text, text, classes=classes)]
+
+    def section_of_label(self, label: str):
+        """(page, section numbers, title, whether it is the page's title) of a label that
+        names a section, or None."""
+        labels = self.env.domaindata["std"]["labels"]
+        if label not in labels:
+            return None
+        docname, labelid, title = labels[label]
+        target = self.env.get_doctree(docname).ids.get(labelid)
+        if not isinstance(target, nodes.section) or not title:
+            return None
+        is_page = isinstance(target.parent, nodes.document)
+        anchor = "" if is_page else "#" + target["ids"][0]
+        number = self.env.toc_secnumbers.get(docname, {}).get(anchor)
+        return docname, number, title, is_page
+
+    def page(self, node):
+        from sphinx.util import docname_join
+
+        docname = docname_join(node.get("refdoc", self.env.docname), node["reftarget"])
+        if docname not in self.env.titles:
+            return None
+        title = clean_astext(self.env.titles[docname])
+        return docname, self.env.toc_secnumbers.get(docname, {}).get(""), title, True
+
+
+def cited_title(docname: str, number, title: str, is_page: bool) -> str:
+    """How Chinese running text cites a chapter (第 5 章《从和到积分》), a section (第 5.3 节
+    “标题”), an appendix (附录 B《特殊函数》) or a section of one (附录 B.2 节“标题”); a page
+    or section without a number by its quoted title alone. Quotation marks in the title become
+    the inner ones (‘’, 〈〉)."""
+    if is_page:
+        quoted = f"《{title.replace('《', '〈').replace('》', '〉')}》"
+    else:  # quotation marks inside quotation marks are single: “‘远程衰减’承诺了什么”
+        quoted = f"“{title.replace('“', '‘').replace('”', '’')}”"
+    if not number:
+        return quoted
+    digits = ".".join(str(part) for part in number)
+    if not str(number[0]).isdigit():  # an appendix (sphinx_patches.py letters them)
+        return f"附录 {digits}{quoted}" if is_page else f"附录 {digits} 节{quoted}"
+    return f"第 {digits} 章{quoted}" if is_page else f"第 {digits} 节{quoted}"
+
+
+# A theorem-like statement's or an exercise's title as Sphinx's HTML writer and
+# sphinx-proof/sphinx-exercise write it: the number in a span with a space after it, then the
+# title in brackets (full-width from sphinx-proof's catalogue, half-width from sphinx-exercise)
+NUMBERED_TITLE = re.compile(
+    r'(<p class="admonition-title"><span class="caption-number">[^<]*?)\s*</span>'
+    r"\s*[(（](.*?)[)）]</p>",
+    re.S,
+)
+# sphinx-exercise's title of a solution: "解答", then a link to the exercise holding its
+# number and the exercise's title, which it takes from the English source
+SOLUTION_TITLE = re.compile(
+    r'<p class="admonition-title">(?P<word>[^<]*?)<a class="reference internal" '
+    r'href="#(?P<target>[^"]+)">\s*(?P<number>[^<(（]*?)\s*(?:[(（].*?[)）])?</a></p>',
+    re.S,
+)
+
+
+def chinese_admonition_titles(
+    app: Sphinx, pagename, templatename, context, doctree
+) -> None:
+    """`html-page-context`, in the Chinese edition: statement and exercise titles read
+    定理 1.1（标题）, no space before the full-width bracket and no half-width bracket
+    (sphinx-proof and Sphinx write 定理 1.1 （…）, sphinx-exercise 练习 1.1 (…)); a
+    solution's title reads 练习 1.1 的解答（标题）, with the exercise's title as the page
+    shows it in Chinese (sphinx-exercise wrote 解答 练习 1.1(English title), the title taken
+    from the English source). Done on the page's HTML, where the writers put these together."""
+    if not is_translation(app) or "body" not in context:
+        return
+    body = NUMBERED_TITLE.sub(r"\1</span>（\2）</p>", context["body"])
+    titles = {}  # an exercise's id: its Chinese title as the page shows it
+    for match in re.finditer(
+        r'<div class="exercise[^"]*" id="([^"]+)">\s*<p class="admonition-title">'
+        r'<span class="caption-number">[^<]*</span>（(.*?)）</p>',
+        body,
+        re.S,
+    ):
+        titles[match.group(1)] = match.group(2)
+
+    def solution(match: re.Match) -> str:
+        title = titles.get(match["target"])
+        suffix = f"（{title}）" if title else ""
+        return (
+            f'<p class="admonition-title"><a class="reference internal" '
+            f'href="#{match["target"]}">{match["number"]}</a>'
+            f" 的{match['word'].strip()}{suffix}</p>"
+        )
+
+    context["body"] = SOLUTION_TITLE.sub(solution, body)
+
+
+# A parenthetical citation as sphinxcontrib-bibtex writes it with bibstyle.py's style:
+# (<a …>Vaswani et al. 2017</a>), several separated by "; "
+PARENTHETICAL_CITATION = re.compile(
+    r'(<span class="bibtex-citation"[^>]*>)\((.*?)\)</span>', re.S
+)
+
+
+def full_width_citations(app: Sphinx, pagename, templatename, context, doctree) -> None:
+    """`html-page-context`, in the Chinese edition: a parenthetical citation inside Chinese
+    text is set in full-width brackets, （Vaswani et al. 2017）, as every other bracket of a
+    Chinese sentence (the catalogues write no space around it: translations.py check). A
+    textual citation, Vaswani et al. (2017), is a Latin phrase and keeps its brackets."""
+    if not is_translation(app) or "body" not in context:
+        return
+    context["body"] = PARENTHETICAL_CITATION.sub(r"\1（\2）</span>", context["body"])
+
+
 def _exercise_titles(path: Path) -> list[str]:
     """The titles of a page's exercises as written, markup included, in page order."""
     titles = []
@@ -331,70 +486,6 @@ def label_english_downloads(
                 button["tooltip"] = tooltip
 
 
-class ChineseExerciseTitles(SphinxPostTransform):
-    """In the Chinese edition, an exercise's title in full-width brackets, 练习 1.1（因果掩码本身
-    就是位置信息）, and its solution's as Chinese says it, 练习 1.1 的解答（…）, linked to the
-    exercise. sphinx-exercise writes 练习 1.1 (…) and 解答 练习 1.1 (…), the latter with the
-    exercise's English title (its registry keeps the exercise as it was read, before
-    translation); the translated title is the exercise's on the same page. A solution whose
-    exercise is on another page is a warning."""
-
-    default_priority = 23  # after sphinx-exercise's titles (20, 21) and link texts (22)
-
-    def run(self, **kwargs) -> None:
-        if not is_translation(self.app):
-            return
-        from sphinx_exercise.nodes import (
-            exercise_enumerable_node,
-            exercise_node,
-            solution_node,
-        )
-
-        exercises = {}
-        for node in self.document.findall(
-            lambda n: isinstance(n, exercise_enumerable_node | exercise_node)
-        ):
-            title = node[0]
-            if (
-                len(title) >= 2
-                and title[0].astext() == " ("
-                and title[-1].astext() == ")"
-            ):
-                title[0], title[-1] = nodes.Text("（"), nodes.Text("）")
-            exercises[node.get("label")] = title
-        for node in self.document.findall(solution_node):
-            title = node[0]
-            links = [child for child in title if isinstance(child, nodes.reference)]
-            exercise = exercises.get(node.get("target_label"))
-            if exercise is None or len(links) != 1:
-                LOGGER.warning(
-                    "the solution %r: no exercise %r on its page to take the Chinese "
-                    "title from",
-                    node.get("label"),
-                    node.get("target_label"),
-                    location=node,
-                )
-                continue
-            number = re.match(r"\s*(\S+ [\d.]+)", links[0].astext())
-            link = links[0].copy()  # its target, without its text
-            link += nodes.Text(f"{number.group(1) if number else ''} 的解答")
-            link += [child.deepcopy() for child in exercise.children]
-            title.children = []
-            title += link
-
-
-CAPTION_NUMBER_SPACE = re.compile(r'(class="caption-number">[^<]*?) </span>\s*(?=（)')
-
-
-def no_space_before_full_width_brackets(
-    app: Sphinx, pagename, templatename, context, doctree
-) -> None:
-    """`html-page-context`, in the Chinese edition: Sphinx ends a number's label with a space
-    (练习 1.1 ), which before a full-width bracket reads as a gap (练习 1.1 （…）)."""
-    if is_translation(app) and "body" in context:
-        context["body"] = CAPTION_NUMBER_SPACE.sub(r"\1</span>", context["body"])
-
-
 # MyST-NB's titles of a folded cell, by what is folded (its `{type}`: the source of a
 # `hide-input` cell, the whole of a `hide-cell` one, the outputs of a `hide-output` one), and
 # the label of its fold for screen readers, written in English by MyST-NB's HTML visitor
@@ -458,14 +549,15 @@ def quiet_word_splitter(app: Sphinx, config) -> None:
 def setup(app: Sphinx) -> dict:
     app.connect("config-inited", quiet_word_splitter)
     app.connect("builder-inited", chinese_code_cell_folds)
-    app.add_post_transform(ChineseExerciseTitles)
-    app.connect("html-page-context", no_space_before_full_width_brackets)
     app.add_role("other-edition", other_edition_role)
     app.add_transform(TranslatableExerciseTitles)
     app.add_transform(NothingToTranslate)
     app.add_transform(TranslatedPartCaptions)
     app.add_transform(RequireTranslatedExerciseTitles)
+    app.add_post_transform(NumberedSectionReferences)
     app.connect("doctree-resolved", require_translations)
     app.connect("html-page-context", link_other_edition)
     app.connect("html-page-context", label_english_downloads, priority=700)
+    app.connect("html-page-context", chinese_admonition_titles)
+    app.connect("html-page-context", full_width_citations)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}
