@@ -237,6 +237,8 @@ class NumberedSectionReferences(SphinxPostTransform):
         for node in list(self.document.findall(addnodes.pending_xref)):
             if node.get("refdomain") != "std" or node.get("refexplicit"):
                 continue
+            if self.opens_numbered_item(node):
+                continue
             if node.get("reftype") == "ref":
                 found = self.section_of_label(node["reftarget"])
             elif node.get("reftype") == "doc":
@@ -249,6 +251,20 @@ class NumberedSectionReferences(SphinxPostTransform):
             node["refexplicit"] = True
             classes = node.children[0].get("classes", []) if node.children else []
             node.children = [nodes.inline(text, text, classes=classes)]
+
+    @staticmethod
+    def opens_numbered_item(node) -> bool:
+        """Whether the reference opens an item of a numbered list (the intro's map of the
+        book: "1. {ref}`ch01-symmetry`: …"): the list gives the number, and the title there
+        is a label, not a noun of a sentence."""
+        paragraph = node.parent
+        item = paragraph.parent if paragraph is not None else None
+        return (
+            isinstance(item, nodes.list_item)
+            and isinstance(item.parent, nodes.enumerated_list)
+            and item.index(paragraph) == 0
+            and paragraph.index(node) == 0
+        )
 
     def section_of_label(self, label: str):
         """(page, section numbers, title, whether it is the page's title) of a label that
