@@ -59,7 +59,6 @@ STATIC = {
     "angles seen in training": "训练中见过的角度",
     "b = {0}, wavelength {1}": "b = {0}，波长 {1}",
     "base $b$ ($\\times 10^4$)": "底数 $b$（$\\times 10^4$）",
-    "base $b$": "底数 $b$",
     "base b": "底数 b",
     "bias": "偏置",
     "bidirectional": "双向",
