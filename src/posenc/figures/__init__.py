@@ -21,6 +21,12 @@ shows it on screens narrower than 576 px, tools/extensions/phone_figures.py): th
 its figure :data:`PHONE_WIDTH` wide instead of about 8 in, a row of three or four panels
 stacked into rows of at most two, and no text under :data:`PHONE_TEXT`. Drawn 8 in wide, a
 figure shrank to about 41 % in a phone's column, its labels 4 to 5 px tall.
+
+Every figure is also drawn in Chinese for the Chinese edition (``language="zh_CN"`` of
+:func:`build` and :func:`render`; ``make figures`` writes them to ``figures/zh_CN/``): the same
+builder, then every label it drew replaced by its entry in the one table of
+:mod:`posenc.figures._labels`, in :data:`CJK_FONT` where DejaVu Sans has no glyph
+(:func:`style`). The English figures are drawn exactly as before.
 """
 
 from __future__ import annotations
