@@ -33,16 +33,25 @@ INTERACTIVE = figures.names("interactive")
 # Latin words a Chinese figure may show: names the Chinese text writes in Latin letters too
 # (locale/zh_CN/glossary.md: RoPE, ALiBi, T5, NoPE, query, key, token), functions and
 # identifiers of the code (sin, cos, Ci, decay_sum, max_distance, tensor2tensor), and
-# abbreviations the chapters use as names (PI, NTK, NTK-aware, PE, Re, Im for real and
-# imaginary parts, YaRN, xPos, Sandwich, RoFormer)
+# names the chapters use (PI, NTK, NTK-aware, PE, Re, Im for real and imaginary parts, YaRN,
+# xPos, Sandwich, RoFormer, Toeplitz, as the glossary's "Toeplitz 矩阵")
 ALLOWED = {
     "RoPE", "ALiBi", "T5", "NoPE", "query", "key", "token",
     "sin", "cos", "Ci", "decay_sum", "max_distance", "tensor2tensor",
     "PI", "NTK", "aware", "PE", "Re", "Im", "YaRN", "xPos", "Sandwich", "RoFormer",
+    "Toeplitz",
 }  # fmt: skip
 # ... and in the interactive figures' plain-text mathematics (aria-labels): the names of the
 # symbols
-ALLOWED_INTERACTIVE = ALLOWED | {"theta_i", "nu", "alpha", "sum_i", "sum_j", "I_b", "S_j"}
+ALLOWED_INTERACTIVE = ALLOWED | {
+    "theta_i",
+    "nu",
+    "alpha",
+    "sum_i",
+    "sum_j",
+    "I_b",
+    "S_j",
+}
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
 # a mathtext part of a matplotlib label: between unescaped dollars
 DOLLAR = re.compile(r"(?<!\\)\$")
