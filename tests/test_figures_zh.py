@@ -34,12 +34,13 @@ INTERACTIVE = figures.names("interactive")
 # (locale/zh_CN/glossary.md: RoPE, ALiBi, T5, NoPE, query, key, token), functions and
 # identifiers of the code (sin, cos, Ci, decay_sum, max_distance, tensor2tensor), and
 # names the chapters use (PI, NTK, NTK-aware, PE, Re, Im for real and imaginary parts, YaRN,
-# xPos, Sandwich, RoFormer, Toeplitz, as the glossary's "Toeplitz 矩阵")
+# xPos, Sandwich, RoFormer, Toeplitz, as the glossary's "Toeplitz 矩阵"), and the word "hit"
+# of chapter 1's toy sentence "A hit B", which the Chinese caption and alt text keep
 ALLOWED = {
     "RoPE", "ALiBi", "T5", "NoPE", "query", "key", "token",
     "sin", "cos", "Ci", "decay_sum", "max_distance", "tensor2tensor",
     "PI", "NTK", "aware", "PE", "Re", "Im", "YaRN", "xPos", "Sandwich", "RoFormer",
-    "Toeplitz",
+    "Toeplitz", "hit",
 }  # fmt: skip
 # ... and in the interactive figures' plain-text mathematics (aria-labels): the names of the
 # symbols

@@ -22,8 +22,10 @@ from functools import cache
 
 # Chinese labels of the static figures (matplotlib: mathtext between dollars)
 STATIC = {
-    '"A hit B"': "“A 击中 B”",
-    '"B hit A", reordered': "“B 击中 A”，重新排序",
+    # chapter 1's toy sentences stay in English, as the caption and alt text keep them: their
+    # words are the toy model's vocabulary (the tick labels A, hit, B), not labels
+    '"A hit B"': "“A hit B”",
+    '"B hit A", reordered': "“B hit A”，重新排序",
     "$\\langle p_m, p_n\\rangle$, random table": "$\\langle p_m, p_n\\rangle$，随机表",
     "$\\theta_i$ uniform random in $[0, \\pi)$": "$\\theta_i$ 在 $[0, \\pi)$ 上均匀随机",
     "$\\tilde f$ minus its second-order expansion (slope {0})": (
@@ -102,7 +104,6 @@ STATIC = {
     "frequency index i": "频率下标 i",
     "head {0} of {1}, slope {2}": "第 {0} 个头（共 {1} 个），斜率 {2}",
     "head h (reference order)": "头 h（参考实现的顺序）",
-    "hit": "击中",
     "imaginary part": "虚部",
     "integer positions": "整数位置",
     "integral": "积分",
