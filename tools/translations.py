@@ -85,7 +85,8 @@ CHINESE = {
 # and ellipses are the CJK face's (full width), but the en dash of a range and the minus sign.
 # A part's heading is LaTeX's `\partname\nobreakspace\thepart`: \thepart says 第一部分 (in the
 # contents too) and \partname swallows the space. A chapter's heading is titlesec's (Sphinx
-# loads it), its running head Sphinx's for a \@chappos (第 1 章 标题, 附录 A 标题).
+# loads it), its running head Sphinx's for a \@chappos (第 1 章 标题, 附录 A 标题). A caption
+# is "图 1.1：" and its text (LaTeX's \@makecaption, with a full-width colon).
 CHINESE_PREAMBLE = r"""
 \setCJKmainfont{FandolSong}[Extension=.otf, UprightFont=*-Regular, BoldFont=*-Bold,
   ItalicFont=FandolKai-Regular]
@@ -105,6 +106,10 @@ CHINESE_PREAMBLE = r"""
 \renewcommand{\theHpart}{\arabic{part}}
 \renewcommand{\partname}{\@gobble}
 \renewcommand{\bibname}{参考文献}
+\long\def\@makecaption#1#2{\vskip\abovecaptionskip
+  \sbox\@tempboxa{#1：#2}\ifdim\wd\@tempboxa>\hsize #1：#2\par
+  \else\global\@minipagefalse\hb@xt@\hsize{\hfil\box\@tempboxa\hfil}\fi
+  \vskip\belowcaptionskip}
 \makeatother
 """
 # the English preamble's CJK lines (for the bibliography's Chinese titles): replaced by the above

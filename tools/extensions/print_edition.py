@@ -39,7 +39,8 @@ the figures (`render` draws them in the edition's language where it can) and the
 6. Statements and proofs in print: a proof is set in the book's proof style, a run-in italic
    "Proof." (证明：, sphinx-proof's title in the edition's language) and an end mark (the
    preamble's `posencproof`), not in an admonition box with an empty title bar; a statement
-   starts on a new page unless ten lines fit below its title.
+   starts on a new page unless ten lines fit below its title, which names its kind in the
+   edition's language (定理 2.1: sphinx-proof translates it on the website only).
 """
 
 from __future__ import annotations
@@ -159,10 +160,10 @@ class FiguresInPrint(SphinxPostTransform):
                 )
                 alt = shown["alt"] if shown is not None else ""
                 image = nodes.image(uri=pdf.name, candidates={"*": pdf.name}, alt=alt)
-                if shown is not None and shown.get("translated"):
-                    # its alt text is the catalogue's translation (chinese_edition.py
-                    # asks for one of every message shown without this mark)
-                    image["translated"] = True
+                # the alt text of the image the site shows, whose translation the site's
+                # build asks for: not a message of its own (chinese_edition.py would ask
+                # for a translation of the Chinese alt text)
+                image["translated"] = True
                 bundle.children = []
                 bundle += nodes.container("", image, mime_type="application/pdf")
 
@@ -225,7 +226,7 @@ PRINT_WORDS = {
     "zh_CN": {
         "introduction": "引言",
         "interactive": "交互图：",
-        "website": "网站上为交互图：",
+        "website": "网站上的交互图，",
         "figure": "图~\\thefigure：",
         "on paper": "纸面上请看图~REF。",
     },
@@ -464,6 +465,42 @@ class ProofsAndStatementsInPrint(SphinxPostTransform):
                 )
 
 
+def statement_kind_translated(depart):
+    """sphinx-proof's LaTeX writer as `depart`, but with the kind of the statement in the
+    edition's language (定理 2.1): sphinx-proof translates it on the website only, and wrote
+    "Theorem 2.1" into the Chinese PDF."""
+
+    def depart_in_print(self, node) -> None:
+        from sphinx_proof.nodes import _ as proof_words
+        from sphinx_proof.nodes import latex_admonition_start, list_rindex
+
+        depart(self, node)
+        kind = node.attributes.get("realtype", "").title()
+        at = list_rindex(self.body, latex_admonition_start) + 2
+        if kind and self.body[at].startswith(kind):
+            self.body[at] = str(proof_words(kind)) + self.body[at][len(kind) :]
+
+    return depart_in_print
+
+
+def translate_statement_kinds(app: Sphinx) -> None:
+    """Wrap sphinx-proof's LaTeX departure of every statement (numbered or not)."""
+    from sphinx_proof import nodes as proof
+
+    for node in {*proof.NODE_TYPES.values(), proof.unenumerable_node} - {
+        proof.proof_node
+    }:
+        numbered = node is not proof.unenumerable_node
+        visit, depart = (
+            (proof.visit_enumerable_node, proof.depart_enumerable_node)
+            if numbered
+            else (proof.visit_unenumerable_node, proof.depart_unenumerable_node)
+        )
+        app.add_node(
+            node, override=True, latex=(visit, statement_kind_translated(depart))
+        )
+
+
 def pdf_edition_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     """``{pdf-edition}`Print edition (PDF)```: the link to the PDF, resolved when the page is
     written (link_print_edition)."""
@@ -563,6 +600,8 @@ def copy_pdf_into_site(app: Sphinx) -> None:
 
 
 def setup(app: Sphinx) -> dict:
+    app.setup_extension("sphinx_proof")
+    translate_statement_kinds(app)
     app.add_post_transform(FiguresInPrint)
     app.add_post_transform(PrintFoldedCells)
     app.add_post_transform(DropPdfLinkInPrint)
