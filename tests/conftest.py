@@ -69,9 +69,9 @@ def browser():
         browser.close()
 
 
-# Module fixtures of test_figures.py that render every figure: the tests that use them are
-# marked `render`, which `make check` leaves to `make test`.
-RENDER_EVERY_FIGURE = {"written", "rebuilt"}
+# Module fixtures of test_figures.py and test_figures_zh.py that render every figure: the tests
+# that use them are marked `render`, which `make check` leaves to `make test`.
+RENDER_EVERY_FIGURE = {"written", "rebuilt", "chinese_texts"}
 
 
 def pytest_collection_modifyitems(items):

@@ -9,8 +9,9 @@ text under 9.5 pt, so about 9 px or more as shown). Here each figure's image bec
 link to the full-size file (figure_links.py), keep the figure as the chapter's notebook holds
 it. The drawing is written beside the figure's file in `_images/`, named after that file (the
 hash of the figure's SVG) and a hash of `posenc`'s sources, so that a changed figure, or a
-changed drawing for phones, gets a new file and an unchanged one is drawn once; the Chinese
-edition takes the English site's copy.
+changed drawing for phones, gets a new file and an unchanged one is drawn once. The Chinese
+edition draws them in Chinese (NAME.DIGEST.zh_CN.phone.svg; chinese_figures.py swaps its wide
+figures).
 """
 
 from __future__ import annotations
@@ -55,7 +56,10 @@ def phone_drawing(app: Sphinx, name: str, wide: str) -> str:
     (``wide`` is the file name of the figure as the chapter shows it)."""
     from posenc import figures
 
-    phone = f"{Path(wide).stem}.{library_digest()}{figures.PHONE_SUFFIX}"
+    # the Chinese edition's drawing is in Chinese (chinese_figures.py draws its wide figures)
+    language = "zh_CN" if app.config.language == "zh_CN" else "en"
+    tag = "" if language == "en" else f".{language}"
+    phone = f"{Path(wide).stem}.{library_digest()}{tag}{figures.PHONE_SUFFIX}"
     target = Path(app.outdir) / app.builder.imagedir / phone
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -63,7 +67,9 @@ def phone_drawing(app: Sphinx, name: str, wide: str) -> str:
         if english.exists() and english != target:
             shutil.copyfile(english, target)
         else:
-            target.write_bytes(figures.render(name, "svg", phone=True))
+            target.write_bytes(
+                figures.render(name, "svg", phone=True, language=language)
+            )
     return phone
 
 

@@ -21,6 +21,12 @@ shows it on screens narrower than 576 px, tools/extensions/phone_figures.py): th
 its figure :data:`PHONE_WIDTH` wide instead of about 8 in, a row of three or four panels
 stacked into rows of at most two, and no text under :data:`PHONE_TEXT`. Drawn 8 in wide, a
 figure shrank to about 41 % in a phone's column, its labels 4 to 5 px tall.
+
+Every figure is also drawn in Chinese for the Chinese edition (``language="zh_CN"`` of
+:func:`build` and :func:`render`; ``make figures`` writes them to ``figures/zh_CN/``): the same
+builder, then every label it drew replaced by its entry in the one table of
+:mod:`posenc.figures._labels`, in :data:`CJK_FONT` where DejaVu Sans has no glyph
+(:func:`style`). The English figures are drawn exactly as before.
 """
 
 from __future__ import annotations
@@ -34,11 +40,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
+import matplotlib.axis
 import matplotlib.pyplot as plt
+import matplotlib.ticker
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from . import _style
+from . import _labels, _style
 
 FORMATS = ("svg", "png", "pdf")
 STATIC, INTERACTIVE = "static", "interactive"
@@ -208,33 +216,128 @@ def _drawn_for_phones():
         _style._DRAWING_FOR_PHONES[0] = False
 
 
-def build(name: str, phone: bool = False):
+def build(name: str, phone: bool = False, language: str = "en"):
     """Build the figure called ``name`` (under the book's style, for a static figure; drawn
-    for phones if ``phone``)."""
+    for phones if ``phone``), its words in ``language`` ("en" or "zh_CN": the Chinese
+    edition's, from the table in :mod:`posenc.figures._labels`)."""
+    _labels.check_language(language)
     found = entry(name)
     if found.kind == INTERACTIVE:
-        return found.builder()
-    with matplotlib.rc_context(STYLE):
+        fig = found.builder()
+        return fig if language == "en" else _chinese_plotly(fig)
+    with matplotlib.rc_context(style(language)):
         if not phone:
-            return found.builder()
-        with _drawn_for_phones():
             fig = found.builder()
-        for text in fig.findobj(Text):
-            if text.get_fontsize() < PHONE_TEXT:
-                text.set_fontsize(PHONE_TEXT)
+        else:
+            with _drawn_for_phones():
+                fig = found.builder()
+            for text in fig.findobj(Text):
+                if text.get_fontsize() < PHONE_TEXT:
+                    text.set_fontsize(PHONE_TEXT)
+        if language != "en":
+            _chinese_matplotlib(fig)
         return fig
 
 
-def render(name: str, fmt: str, phone: bool = False) -> bytes:
+# The Chinese edition's font for the CJK characters (matplotlib falls back to it, glyph by
+# glyph, from DejaVu Sans, which draws the Latin letters, digits and mathematics as in the
+# English figures): the Simplified Chinese face of Noto Sans CJK, from the noto-cjk-sans-otc
+# package (requirements.in) and registered from its file, so no system font is looked up and
+# the figures are the same on every machine.
+CJK_FONT = "Noto Sans CJK SC"
+CJK = re.compile("[\u2e80-\u9fff\uff00-\uffef]")  # CJK characters and full-width forms
+
+
+def style(language: str = "en") -> dict:
+    """The book's matplotlib style for figures in ``language``: :data:`STYLE`, and for Chinese
+    the font family DejaVu Sans with :data:`CJK_FONT` as its fallback."""
+    _labels.check_language(language)
+    if language == "en":
+        return STYLE
+    from matplotlib import font_manager
+
+    try:
+        import noto_cjk_sans_otc
+    except (
+        ImportError
+    ) as error:  # pragma: no cover - the pinned requirements install it
+        raise RuntimeError(
+            "the Chinese figures need the font package noto-cjk-sans-otc "
+            "(requirements.txt; `make book` installs it)"
+        ) from error
+    path = str(noto_cjk_sans_otc.FONT_PATH)
+    if not any(font.fname == path for font in font_manager.fontManager.ttflist):
+        font_manager.fontManager.addfont(path)
+    return {**STYLE, "font.family": ["DejaVu Sans", CJK_FONT]}
+
+
+def _chinese_matplotlib(fig: Figure) -> None:
+    """Every word ``fig`` shows, in Chinese: each Text artist (titles, axis labels, legend
+    entries, annotations, colour-bar labels) and each axis's fixed tick labels."""
+    for text in fig.findobj(Text):
+        text.set_text(_labels.translate(text.get_text()))
+        if "$" in text.get_text() and CJK.search(text.get_text()):
+            # matplotlib draws the words around the mathematics in the text's first font,
+            # without fallback: for Chinese words that is the CJK font (whose Latin letters
+            # then draw the Latin words; the mathematics keeps its own fonts)
+            text.set_fontfamily([CJK_FONT])
+    for axis in fig.findobj(matplotlib.axis.Axis):
+        for formatter in (axis.get_major_formatter(), axis.get_minor_formatter()):
+            if isinstance(formatter, matplotlib.ticker.FixedFormatter):
+                formatter.seq = [_labels.translate(str(s)) for s in formatter.seq]
+            elif isinstance(formatter, matplotlib.ticker.FuncFormatter):
+                # tick labels given as words (``set_xticks(ticks, labels)``, which
+                # matplotlib keeps as a FuncFormatter) or made by a function
+                formatter.func = _translated_ticks(formatter.func)
+
+
+def _translated_ticks(func: Callable) -> Callable:
+    def translated(x, pos=None):
+        return _labels.translate(func(x, pos))
+
+    return translated
+
+
+# the keys of a Plotly figure's JSON whose text a reader sees (legend names, hover text, axis
+# and plot titles, slider prefixes and steps, menu buttons, annotations)
+PLOTLY_TEXT_KEYS = {"name", "legendgroup", "hovertemplate", "text", "prefix", "label"}
+
+
+def _chinese_plotly(fig):
+    """The Plotly figure ``fig`` with every word it shows in Chinese."""
+    import plotly.graph_objects as go
+
+    def translated(value, key=""):
+        if isinstance(value, dict):
+            return {k: translated(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [translated(v, key) for v in value]
+        if isinstance(value, str) and key in PLOTLY_TEXT_KEYS:
+            return _labels.translate(value, "interactive")
+        return value
+
+    return go.Figure(translated(fig.to_plotly_json()))
+
+
+def description(name: str, language: str = "en") -> str:
+    """The description (aria-label) of the interactive figure ``name`` in ``language``."""
+    _labels.check_language(language)
+    text = entry(name).description
+    return text if language == "en" else _labels.translate(text, "interactive")
+
+
+def render(name: str, fmt: str, phone: bool = False, language: str = "en") -> bytes:
     """The static figure called ``name`` as ``fmt`` bytes ("svg", "png" or "pdf"),
-    deterministic; drawn for phones if ``phone``."""
-    return _render_formats(name, (fmt,), phone)[fmt]
+    deterministic; drawn for phones if ``phone``; its words in ``language`` ("en" or
+    "zh_CN")."""
+    return _render_formats(name, (fmt,), phone, language)[fmt]
 
 
 def _render_formats(
-    name: str, fmts: Iterable[str], phone: bool = False
+    name: str, fmts: Iterable[str], phone: bool = False, language: str = "en"
 ) -> dict[str, bytes]:
     """The static figure called ``name`` built once and saved in each of ``fmts``."""
+    _labels.check_language(language)
     fmts = tuple(fmts)
     for fmt in fmts:
         if fmt not in FORMATS:
@@ -244,15 +347,15 @@ def _render_formats(
             f"name must be a static figure to render as {fmts[0]}, got the "
             f"interactive {name!r} (its static twin is {entry(name).twin!r})"
         )
-    fig = build(name, phone)
+    fig = build(name, phone, language)
     try:
-        return _save(fig, fmts)
+        return _save(fig, fmts, language)
     finally:
         # Closed at once: pyplot would otherwise keep it (and a notebook would show it twice).
         plt.close(fig)
 
 
-def _save(fig: Figure, fmts: Iterable[str]) -> dict[str, bytes]:
+def _save(fig: Figure, fmts: Iterable[str], language: str = "en") -> dict[str, bytes]:
     """``fig`` saved in each of ``fmts``, laid out once for all of them.
 
     ``savefig(bbox_inches="tight")`` lays a figure out again for every file it writes: a draw
@@ -260,7 +363,7 @@ def _save(fig: Figure, fmts: Iterable[str]) -> dict[str, bytes]:
     figure is laid out once (its layout run, its tight bounding box measured and padded as
     savefig pads it), its layout is frozen, and every format is cut to that box, so each file
     costs one draw and all formats show the same layout."""
-    with matplotlib.rc_context(STYLE):
+    with matplotlib.rc_context(style(language)):
         fig.draw_without_rendering()
         box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(
             matplotlib.rcParams["savefig.pad_inches"]
@@ -322,13 +425,23 @@ def print_twin(name: str) -> str:
 
 # The file name of a figure drawn for phones: NAME.phone.svg (SVG only: the website shows it)
 PHONE_SUFFIX = ".phone.svg"
+# the languages a figure is drawn in (`make figures` writes each; the Chinese into a folder
+# of that name: figures/zh_CN/NAME.svg)
+LANGUAGES = _labels.LANGUAGES
 
 
-def write_all(outdir: str | Path, selected: Iterable[str] | None = None) -> list[Path]:
+def write_all(
+    outdir: str | Path,
+    selected: Iterable[str] | None = None,
+    languages: Iterable[str] = LANGUAGES,
+) -> list[Path]:
     """Write every static figure (or the ``selected`` ones) to ``outdir`` in every format, and
-    drawn for phones as NAME.phone.svg."""
+    drawn for phones as NAME.phone.svg; in English into ``outdir``, in each other of
+    ``languages`` into ``outdir/LANGUAGE/``."""
     outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
+    languages = tuple(languages)
+    for language in languages:
+        _labels.check_language(language)
     selected = names(STATIC) if selected is None else list(selected)
     for name in selected:
         if entry(name).kind != STATIC:
@@ -336,20 +449,23 @@ def write_all(outdir: str | Path, selected: Iterable[str] | None = None) -> list
                 f"selected must name static figures, got the interactive {name!r}"
             )
     written = []
-    for name in selected:
-        # Built and laid out once, saved in every format (the same bytes as render(name, fmt)
-        # for each format, which the tests check).
-        fig = build(name)
-        try:
-            for fmt, data in _save(fig, FORMATS).items():
-                path = outdir / f"{name}.{fmt}"
-                path.write_bytes(data)
-                written.append(path)
-        finally:
-            plt.close(fig)
-        path = outdir / f"{name}{PHONE_SUFFIX}"
-        path.write_bytes(render(name, "svg", phone=True))
-        written.append(path)
+    for language in languages:
+        folder = outdir if language == "en" else outdir / language
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in selected:
+            # Built and laid out once, saved in every format (the same bytes as
+            # render(name, fmt, language=language) for each format, which the tests check).
+            fig = build(name, language=language)
+            try:
+                for fmt, data in _save(fig, FORMATS, language).items():
+                    path = folder / f"{name}.{fmt}"
+                    path.write_bytes(data)
+                    written.append(path)
+            finally:
+                plt.close(fig)
+            path = folder / f"{name}{PHONE_SUFFIX}"
+            path.write_bytes(render(name, "svg", phone=True, language=language))
+            written.append(path)
     return written
 
 

@@ -1,4 +1,5 @@
-"""`python -m posenc.figures OUTDIR [NAME ...]`: write the book's figures.
+"""`python -m posenc.figures OUTDIR [NAME ...]`: write the book's figures, in English into
+OUTDIR and in Chinese (the Chinese edition's drawings) into OUTDIR/zh_CN.
 
 This is what `make figures` runs.
 """
@@ -18,7 +19,8 @@ def main(argv=None) -> int:
         prog="python -m posenc.figures", description=__doc__
     )
     parser.add_argument(
-        "outdir", help="folder to write NAME.svg, NAME.png, NAME.pdf and NAME.phone.svg into"
+        "outdir", help="folder to write NAME.svg, NAME.png, NAME.pdf and NAME.phone.svg into "
+        "(and the Chinese ones into its zh_CN/)"
     )
     parser.add_argument("names", nargs="*", help="figures to write (default: all)")
     args = parser.parse_args(argv)
