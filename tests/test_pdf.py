@@ -407,6 +407,30 @@ def test_the_chinese_pdf_prints_every_figure_and_proof(pdf_zh, text_zh):
     assert tex.count("\\begin{posencproof}") == proofs
 
 
+def test_the_chinese_pdf_prints_the_chinese_figures(pdf_zh):
+    """Every static figure of the Chinese PDF is its Chinese drawing, the bytes
+    `render(name, "pdf", language="zh_CN")` gives (print_edition.py puts them beside the .tex
+    file), not the English one."""
+    from posenc import figures
+
+    latex = TEX_ZH.parent
+    included = set(
+        re.findall(
+            r"\\sphinxincludegraphics(?:\[[^\]]*\])?\{\{?(fig-[\w-]+)",
+            TEX_ZH.read_text(encoding="utf-8"),
+        )
+    )
+    static = figures.names("static")
+    assert included == set(static), f"not printed: {sorted(set(static) - included)}"
+    differ = [
+        name
+        for name in static
+        if (latex / f"{name}.pdf").read_bytes()
+        != figures.render(name, "pdf", language="zh_CN")
+    ]
+    assert not differ, f"printed other drawings than the Chinese ones: {differ}"
+
+
 def test_the_chinese_pdf_resolves_and_prints_everything(pdf_zh, text_zh):
     """No unresolved reference, no character dropped for want of a glyph, a plausible length."""
     assert "??" not in text_zh
