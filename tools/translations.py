@@ -85,7 +85,8 @@ CHINESE = {
 # and ellipses are the CJK face's (full width), but the en dash of a range and the minus sign.
 # A part's heading is LaTeX's `\partname\nobreakspace\thepart`: \thepart says 第一部分 (in the
 # contents too) and \partname swallows the space. A chapter's heading is titlesec's (Sphinx
-# loads it), its running head Sphinx's for a \@chappos (第 1 章 标题, 附录 A 标题). A caption
+# loads it), its running head Sphinx's for a \@chappos (第 1 章 标题, 附录 A 标题: a quad after
+# 章, where xeCJK drops the space between two Chinese characters). A caption
 # is "图 1.1：" and its text (LaTeX's \@makecaption, with a full-width colon).
 CHINESE_PREAMBLE = r"""
 \setCJKmainfont{FandolSong}[Extension=.otf, UprightFont=*-Regular, BoldFont=*-Bold,
@@ -97,7 +98,7 @@ CHINESE_PREAMBLE = r"""
 \usepackage{zhnumber}
 \makeatletter
 \renewcommand{\chaptername}{第}
-\def\@chappos{章}
+\def\@chappos{章\quad}
 \renewcommand{\appendixname}{附录}
 \g@addto@macro\appendix{\gdef\@chappos{}}
 \titleformat{\chapter}[display]{\normalfont\huge\bfseries}%
