@@ -14,6 +14,8 @@ STRICT := -W -n --keep-going
 # The print edition: its name is the LaTeX target in _config.yml (latex: latex_documents).
 PDF_NAME := $(shell sed -n 's/^ *targetname: *\(.*\)[.]tex *$$/\1/p' _config.yml)
 PDF    := _build/pdf/$(PDF_NAME).pdf
+# The Chinese edition's (tools/translations.py latex; print_edition.py names it)
+PDF_ZH := _build/pdf/$(PDF_NAME)-zh.pdf
 # Debian packages `make pdf` needs (.ci/run installs them when they are missing)
 PDF_DEBS := texlive-xetex texlive-latex-extra texlive-fonts-recommended \
   texlive-lang-chinese latexmk fonts-freefont-otf fonts-dejavu-core poppler-utils
@@ -87,10 +89,11 @@ translations: $(STAMP)
 	$(PY) tools/translations.py update
 	$(PY) tools/translations.py check
 
-# The print edition, from the same chapters and execution cache as `make book`: Sphinx's LaTeX
-# writer (strict), then XeLaTeX through latexmk, in a fresh LaTeX folder (latexmk would trust
-# an older run's auxiliary files). A site already built is built again, which copies the PDF
-# beside its root and makes its pages link it (tools/extensions/print_edition.py).
+# The print editions, English and Chinese, from the same chapters and execution cache as
+# `make book`: Sphinx's LaTeX writer (strict), then XeLaTeX through latexmk, each in a fresh
+# LaTeX folder (latexmk would trust an older run's auxiliary files). A site already built is
+# built again, which copies each edition's PDF beside its root and makes its pages link it
+# (tools/extensions/print_edition.py).
 pdf: $(STAMP)
 	@for tool in xelatex latexmk pdffonts; do command -v $$tool >/dev/null || { \
 	  echo "make pdf: $$tool is missing; install Debian's $(PDF_DEBS)"; \
@@ -101,8 +104,15 @@ pdf: $(STAMP)
 	$(MAKE) -C _build/latex all-pdf LATEXMKOPTS=-silent > _build/latex/xelatex.log 2>&1 \
 	  || { tail -40 _build/latex/$(PDF_NAME).log; echo "make pdf: XeLaTeX failed"; exit 1; }
 	mkdir -p _build/pdf && cp _build/latex/$(PDF_NAME).pdf $(PDF)
+	rm -rf _build/latex-zh
+	$(PY) tools/translations.py latex \
+	  || { echo "make pdf: the strict LaTeX build of the Chinese edition failed"; exit 1; }
+	$(MAKE) -C _build/latex-zh all-pdf LATEXMKOPTS=-silent > _build/latex-zh/xelatex.log 2>&1 \
+	  || { tail -40 _build/latex-zh/$(PDF_NAME)-zh.log; echo "make pdf: XeLaTeX failed (Chinese)"; exit 1; }
+	cp _build/latex-zh/$(PDF_NAME)-zh.pdf $(PDF_ZH)
 	if [ -f $(HTML)/index.html ]; then $(MAKE) book; fi
 	@echo "make pdf: $(PDF), $$(pdfinfo $(PDF) | awk '/^Pages/ {print $$2}') pages"
+	@echo "make pdf: $(PDF_ZH), $$(pdfinfo $(PDF_ZH) | awk '/^Pages/ {print $$2}') pages"
 
 # Every test, in order: lint, both editions, the print edition, then pytest in two processes.
 test: lint book pdf $(LAB_STAMP)

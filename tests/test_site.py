@@ -196,16 +196,19 @@ PDF_NAME = (
 
 def test_the_print_edition_is_linked_where_it_exists(soups, built_site):
     """The landing page's "print edition" and the ".pdf" of every page's download menu, in
-    both editions, lead to the PDF when `make pdf` has built it (beside the site's root, the
-    very file), and otherwise to the landing page's word that `make pdf` writes it; no page
-    offers `window.print()` of itself as "the PDF"."""
-    built = HTML.parents[1] / "_build" / "pdf" / PDF_NAME
+    both editions, lead to the edition's PDF when `make pdf` has built it (beside the
+    edition's root, the very file: <name>.pdf, zh/<name>-zh.pdf), and otherwise to the
+    landing page's word that `make pdf` writes it; no page offers `window.print()` of itself
+    as "the PDF"."""
     printing = [
         path.name for path, soup in soups.items() if soup.select('[onclick*="print"]')
     ]
     assert not printing, f"pages that print themselves as the PDF: {printing}"
     menus = 0
     for path, soup in soups.items():
+        root = edition_root(path)
+        name = PDF_NAME if root == HTML else f"{Path(PDF_NAME).stem}-zh.pdf"
+        built = HTML.parents[1] / "_build" / "pdf" / name
         links = soup.select("a.btn-download-pdf-button")
         if path.name == "intro.html":
             links += soup.select("article a.posenc-pdf-edition")
@@ -219,7 +222,7 @@ def test_the_print_edition_is_linked_where_it_exists(soups, built_site):
                 urlsplit(link["href"]).fragment,
             )
             if built.exists():
-                assert target == (built_site / PDF_NAME).resolve(), (path, link["href"])
+                assert target == (root / name).resolve(), (path, link["href"])
                 assert target.read_bytes() == built.read_bytes(), "a stale PDF"
             else:
                 assert target.name == "intro.html" and fragment == "print-edition", (

@@ -1,6 +1,7 @@
 """The Chinese edition: build it, and keep its message catalogues in step with the English.
 
     python tools/translations.py build    # _build/html/zh/ (part of `make book`)
+    python tools/translations.py latex    # _build/latex-zh/ (part of `make pdf`)
     python tools/translations.py update   # `make translations`: catalogues after an English edit
     python tools/translations.py qualify  # glued numbers in translations name their page
     python tools/translations.py check    # markup of every translation = markup of its English
@@ -12,6 +13,13 @@
 English build's execution cache, so nothing executes a second time; it is strict like the
 English build (a warning fails it, an untranslated or fuzzy message included: see
 tools/extensions/chinese_edition.py).
+
+`latex` is the same build with Sphinx's LaTeX writer, into `_build/latex-zh/`, where `make pdf`
+runs XeLaTeX (latexmk) and copies the PDF to `_build/pdf/<name>-zh.pdf`: the print edition of
+the Chinese edition (tools/extensions/print_edition.py names and titles it), with the English
+edition's preamble (_config.yml) but for its CJK faces, FandolSong for the text and FandolHei
+for the headings and code (TeX Live's own, in texlive-lang-chinese), and LaTeX's words in
+Chinese (`CHINESE_PREAMBLE`).
 
 `update` extracts the English messages (Sphinx's gettext builder, one catalogue per page,
 `_build/gettext/`) and merges them into `locale/zh_CN/LC_MESSAGES/` with sphinx-intl: a new
@@ -77,6 +85,48 @@ CHINESE = {
     # MathJax from the English site's copy, one folder up (offline_assets.py copies it only
     # into the site that mathjax_path points into)
     "mathjax_path": "../../mathjax/startup.js",
+}
+# What the Chinese print edition changes in the English edition's LaTeX settings (_config.yml:
+# latex_elements; Jupyter Book merges these into them key by key). For Chinese and XeLaTeX,
+# Sphinx loads xeCJK itself (as its "fontenc") and babel with English captions: babel is left
+# out, and the preamble names LaTeX's words in Chinese (第 1 章, 第一部分, 附录 A, 参考文献, 目录;
+# Sphinx's own, 图 4.1 and 表 1.1, come from its Chinese catalogue). Quotation marks, dashes
+# and ellipses are the CJK face's (full width), but the en dash of a range and the minus sign.
+# A part's heading is LaTeX's `\partname\nobreakspace\thepart`: \thepart says 第一部分 (in the
+# contents too) and \partname swallows the space. A chapter's heading is titlesec's (Sphinx
+# loads it), its running head Sphinx's for a \@chappos (第 1 章 标题, 附录 A 标题: a quad after
+# 章, where xeCJK drops the space between two Chinese characters). A caption
+# is "图 1.1：" and its text (LaTeX's \@makecaption, with a full-width colon).
+CHINESE_PREAMBLE = r"""
+\setCJKmainfont{FandolSong}[Extension=.otf, UprightFont=*-Regular, BoldFont=*-Bold,
+  ItalicFont=FandolKai-Regular]
+\setCJKsansfont{FandolHei}[Extension=.otf, UprightFont=*-Regular, BoldFont=*-Bold]
+\setCJKmonofont{FandolHei}[Extension=.otf, UprightFont=*-Regular, BoldFont=*-Bold]
+\xeCJKDeclareCharClass{Default}{"2013, "2212}
+\linespread{1.2}
+\usepackage{zhnumber}
+\makeatletter
+\renewcommand{\chaptername}{第}
+\def\@chappos{章\quad}
+\renewcommand{\appendixname}{附录}
+\g@addto@macro\appendix{\gdef\@chappos{}}
+\titleformat{\chapter}[display]{\normalfont\huge\bfseries}%
+  {\@chapapp\ \thechapter\ \@chappos}{20\p@}{\Huge}
+\renewcommand{\thepart}{第\zhnum{part}部分}
+\renewcommand{\theHpart}{\arabic{part}}
+\renewcommand{\partname}{\@gobble}
+\renewcommand{\bibname}{参考文献}
+\long\def\@makecaption#1#2{\vskip\abovecaptionskip
+  \sbox\@tempboxa{#1：#2}\ifdim\wd\@tempboxa>\hsize #1：#2\par
+  \else\global\@minipagefalse\hb@xt@\hsize{\hfil\box\@tempboxa\hfil}\fi
+  \vskip\belowcaptionskip}
+\makeatother
+"""
+# the English preamble's CJK lines (for the bibliography's Chinese titles): replaced by the above
+ENGLISH_CJK_LINES = ("\\usepackage{xeCJK}", "\\setCJK", "\\xeCJKDeclareCharClass")
+CHINESE_LATEX = {
+    "babel": "",
+    "tableofcontents": "\\renewcommand{\\contentsname}{目录}\\sphinxtableofcontents",
 }
 # The two texts of the theme's options in _config.yml, in Chinese
 THEME_TEXTS = {
@@ -155,6 +205,31 @@ def build() -> int:
         shutil.rmtree(BUILD / ".doctrees-zh", ignore_errors=True)
         print(
             "the strict build of the Chinese edition failed (see above)",
+            file=sys.stderr,
+        )
+    return status
+
+
+def latex() -> int:
+    """The Chinese print edition's LaTeX into _build/latex-zh (strict, as `build`)."""
+    import yaml
+
+    english = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    elements = english["sphinx"]["config"]["latex_elements"]
+    kept = [
+        line
+        for line in elements.get("preamble", "").splitlines()
+        if not line.startswith(ENGLISH_CJK_LINES)
+    ]
+    preamble = CHINESE_PREAMBLE.lstrip("\n") + "\n".join(kept) + "\n"
+    overrides = {**CHINESE, "latex_elements": {**CHINESE_LATEX, "preamble": preamble}}
+    status = run_build(
+        "latex", BUILD / "latex-zh", BUILD / ".doctrees-zh", overrides, {}
+    )
+    if status:
+        shutil.rmtree(BUILD / ".doctrees-zh", ignore_errors=True)
+        print(
+            "the strict LaTeX build of the Chinese edition failed (see above)",
             file=sys.stderr,
         )
     return status
@@ -617,6 +692,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = {
         "build": build,
+        "latex": latex,
         "update": update,
         "qualify": qualify,
         "check": check,

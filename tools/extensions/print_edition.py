@@ -1,5 +1,11 @@
-"""The print edition (`make pdf`) and the site's link to it (a Sphinx extension loaded through
-`sphinx.local_extensions`).
+"""The print editions (`make pdf`) and each site's link to its own (a Sphinx extension loaded
+through `sphinx.local_extensions`).
+
+There are two PDFs, one per edition, from the same sources: `_build/pdf/<name>.pdf` (English,
+Jupyter Book's LaTeX build) and `_build/pdf/<name>-zh.pdf` (Chinese, `tools/translations.py
+latex`, which gives it a CJK preamble). Everything below follows the edition's language: the
+PDF's name and title (`name_the_document`), the words the print edition adds (`PRINT_WORDS`),
+the figures (`render` draws them in the edition's language where it can) and the site's words.
 
 1. Folded cells, printed. The website folds the code of a `hide-input` cell; LaTeX has no fold,
    so MyST-NB would print every line of it. In print, a figure's cell shows the figure only
@@ -8,9 +14,10 @@
    preamble in _config.yml defines the environment `posencprintcheck`).
 2. The site links the PDF where there is one, and says how to get it where there is not: the
    role ``{pdf-edition}`text``` on the landing page and the ".pdf" item of every page's
-   download menu (which the theme made a `window.print()` of the one page) lead to the PDF
-   beside the site's root (`_build/html/<name>.pdf`, copied there from `_build/pdf/` before
-   the pages are written) when `make pdf` has built it; otherwise the landing page says that
+   download menu (which the theme made a `window.print()` of the one page) lead to the
+   edition's PDF beside the edition's root (`_build/html/<name>.pdf`,
+   `_build/html/zh/<name>-zh.pdf`, copied there from `_build/pdf/` before the pages are
+   written) when `make pdf` has built it; otherwise the landing page says that
    `make pdf` writes it, and the menu item leads there. Whether the PDF is built is an "html"
    setting (`posenc_print_edition_built`), so the pages are written again when it changes
    (`make pdf` rebuilds a site that exists). In the PDF itself the paragraph holding the link
@@ -23,19 +30,22 @@
    note, its caption (which names its slider and menu) said to be of the website, pointing to
    its static twin, which the chapter prints as a figure of its own: printed again under the
    interactive caption, it read as a picture with a slider.
-5. The book's structure in print: "Contents" heads the contents (Sphinx names them after the
-   first part's caption); each part of _toc.yml is a LaTeX part ("Part I, Why sinusoids"), the
-   appendices one unnumbered part after `\appendix`, so LaTeX letters them (A, B, ... as
-   sphinx_patches.py does on the site); the bibliography page is LaTeX's bibliography alone
-   (its own chapter heading and sentence made a second "Bibliography" and an almost empty
-   page).
+5. The book's structure in print: "Contents" (目录) heads the contents (Sphinx names them after
+   the first part's caption); each part of _toc.yml is a LaTeX part ("Part I, Why sinusoids",
+   第一部分 为什么用正弦函数: its caption without its number), the appendices one unnumbered
+   part after `\appendix`, so LaTeX letters them (A, B, ... as sphinx_patches.py does on
+   the site); the bibliography page is LaTeX's bibliography alone (its own chapter heading and
+   sentence made a second "Bibliography" and an almost empty page).
 6. Statements and proofs in print: a proof is set in the book's proof style, a run-in italic
-   "Proof." and an end mark (the preamble's `posencproof`), not in an admonition box with an
-   empty title bar; a statement starts on a new page unless ten lines fit below its title.
+   "Proof." (证明：, sphinx-proof's title in the edition's language) and an end mark (the
+   preamble's `posencproof`), not in an admonition box with an empty title bar; a statement
+   starts on a new page unless ten lines fit below its title, which names its kind in the
+   edition's language (定理 2.1: sphinx-proof translates it on the website only).
 """
 
 from __future__ import annotations
 
+import inspect
 import re
 import shutil
 from pathlib import Path
@@ -53,15 +63,40 @@ LINK_CLASS = "posenc-pdf-edition"
 WEB_ONLY_LINKS = {LINK_CLASS, "posenc-other-edition"}
 
 
+def language(app: Sphinx) -> str:
+    """The edition's language: "en", or "zh_CN" for the Chinese edition."""
+    return app.config.language or "en"
+
+
+# What an edition's PDF adds to the English one's name: sinusoidal-position-encoding-derived.pdf
+# and sinusoidal-position-encoding-derived-zh.pdf
+NAME_SUFFIX = {"en": "", "zh_CN": "-zh"}
+
+
 def pdf_name(app: Sphinx) -> str:
     """The PDF's file name: the LaTeX target that _config.yml names (latex: latex_documents:
     targetname), read from the file: Jupyter Book puts it into `latex_documents` only once
-    Sphinx has started, after the settings that decide which pages to write again."""
+    Sphinx has started, after the settings that decide which pages to write again. The
+    Chinese edition's is the same name with "-zh" before ".pdf"."""
     config = yaml.safe_load(
         (Path(app.srcdir) / "_config.yml").read_text(encoding="utf-8")
     )
     target = (config.get("latex") or {}).get("latex_documents", {}).get("targetname")
-    return Path(target or app.config.latex_documents[0][1]).with_suffix(".pdf").name
+    stem = Path(target or app.config.latex_documents[0][1]).stem
+    return f"{stem}{NAME_SUFFIX.get(language(app), '-' + language(app))}.pdf"
+
+
+def name_the_document(app: Sphinx, env) -> None:
+    """`env-updated`, in a translated edition's LaTeX build: the document is the edition's
+    (its .tex named after its PDF, its title the edition's html_title). Jupyter Book sets
+    `latex_documents` from _config.yml after Sphinx has started, with the English name and
+    title; the LaTeX builder reads it when it writes."""
+    if app.builder.name != "latex" or language(app) == "en":
+        return
+    start, _, _, author, theme, *rest = app.config.latex_documents[0]
+    target = Path(pdf_name(app)).with_suffix(".tex").name
+    title = app.config.html_title or app.config.project
+    app.config.latex_documents = [(start, target, title, author, theme, *rest)]
 
 
 class PrintFoldedCells(SphinxPostTransform):
@@ -118,12 +153,17 @@ class FiguresInPrint(SphinxPostTransform):
                 continue
             pdf = Path(self.app.outdir) / f"{name}.pdf"
             if not pdf.exists():
-                pdf.write_bytes(figures.render(name, "pdf"))
+                pdf.write_bytes(render_pdf(figures, name, language(self.app)))
             for bundle in list(figure.findall(_is_output)):
-                alt = next(
-                    (i["alt"] for i in bundle.findall(nodes.image) if "alt" in i), ""
+                shown = next(
+                    (i for i in bundle.findall(nodes.image) if "alt" in i), None
                 )
+                alt = shown["alt"] if shown is not None else ""
                 image = nodes.image(uri=pdf.name, candidates={"*": pdf.name}, alt=alt)
+                # the alt text of the image the site shows, whose translation the site's
+                # build asks for: not a message of its own (chinese_edition.py would ask
+                # for a translation of the Chinese alt text)
+                image["translated"] = True
                 bundle.children = []
                 bundle += nodes.container("", image, mime_type="application/pdf")
 
@@ -137,9 +177,10 @@ class FiguresInPrint(SphinxPostTransform):
         )
         caption = next(figure.findall(nodes.caption), None)
         words = caption.deepcopy().children if caption is not None else []
+        said = PRINT_WORDS.get(language(self.app), PRINT_WORDS["en"])
         first = next((w for w in words if isinstance(w, nodes.Text)), None)
-        if first is not None and str(first).startswith(INTERACTIVE_CAPTION):
-            rest = str(first)[len(INTERACTIVE_CAPTION) :]
+        if first is not None and str(first).startswith(said["interactive"]):
+            rest = str(first)[len(said["interactive"]) :]
             words[words.index(first)] = nodes.Text(rest)
         twin_figure = next(
             (f for f in self.document.findall(nodes.figure) if twin in f["names"]), None
@@ -147,25 +188,49 @@ class FiguresInPrint(SphinxPostTransform):
         twin_doc = _docname(twin_figure, docname) if twin_figure else docname
         start = (
             "\\par\\medskip\\noindent\\refstepcounter{figure}"
-            f"{labels}\\textbf{{Fig.~\\thefigure:}} "
+            f"{labels}\\textbf{{{said['figure']}}} "
         )
-        end = (
-            f" On paper: Fig.~\\ref{{\\detokenize{{{twin_doc}:{twin}}}}}.\\par\\medskip"
-        )
+        reference = f"\\ref{{\\detokenize{{{twin_doc}:{twin}}}}}"
+        end = said["on paper"].replace("REF", reference) + "\\par\\medskip"
         paragraph = nodes.paragraph(
             "",
             "",
             nodes.raw("", start, format="latex"),
-            nodes.Text(WEBSITE_FIGURE),
+            nodes.Text(said["website"]),
             *words,
             nodes.raw("", end, format="latex"),
         )
         figure.parent.replace(figure, paragraph)
 
 
-# How an interactive figure's caption begins, and what the print edition says instead
-INTERACTIVE_CAPTION = "Interactive: "
-WEBSITE_FIGURE = "Interactive on the website: "
+def render_pdf(figures, name: str, language: str) -> bytes:
+    """A figure's PDF as `make figures` writes it, in the edition's language when `render`
+    draws the figures in more than one (its `language` argument)."""
+    if "language" in inspect.signature(figures.render).parameters:
+        return figures.render(name, "pdf", language=language)
+    return figures.render(name, "pdf")
+
+
+# What the print edition says in each language: the introduction's heading; an interactive
+# figure's note (how its caption begins on the site, what the note says instead, its number,
+# and where to look on paper: REF is the reference to the static twin); the contents' heading
+# is _config.yml's latex_elements (tableofcontents), and tools/translations.py's for Chinese.
+PRINT_WORDS = {
+    "en": {
+        "introduction": "Introduction",
+        "interactive": "Interactive: ",
+        "website": "Interactive on the website: ",
+        "figure": "Fig.~\\thefigure:",
+        "on paper": " On paper: Fig.~REF.",
+    },
+    "zh_CN": {
+        "introduction": "引言",
+        "interactive": "交互图：",
+        "website": "网站上的交互图，",
+        "figure": "图~\\thefigure：",
+        "on paper": "纸面上请看图~REF。",
+    },
+}
 
 
 def _docname(node, default: str) -> str:
@@ -223,9 +288,10 @@ class UnnumberedIntroduction(SphinxPostTransform):
                 continue  # holds the book's toctree: the chapters themselves
             heading = nodes.rubric("", "", *section[0].children)
             top.replace(section, [heading, *section.children[1:]])
+        heading = PRINT_WORDS.get(language(self.app), PRINT_WORDS["en"])["introduction"]
         start = nodes.raw(
             "",
-            "\\chapter*{Introduction}\\addcontentsline{toc}{chapter}{Introduction}\n",
+            f"\\chapter*{{{heading}}}\\addcontentsline{{toc}}{{chapter}}{{{heading}}}\n",
             format="latex",
         )
         first = next(
@@ -243,7 +309,7 @@ class UnnumberedIntroduction(SphinxPostTransform):
 PDF_BUILT = "posenc_print_edition_built"
 # The landing page's paragraph that names the print edition (the menu leads there without one)
 PDF_ANCHOR = "print-edition"
-# What the site says of the print edition, in each edition's language (the PDF is in English)
+# What the site says of the print edition, in each edition's language (each links its own)
 WORDS = {
     "en": {
         "missing": ("not part of this copy of the site: ", "make pdf", " writes it"),
@@ -254,8 +320,8 @@ WORDS = {
     },
     "zh_CN": {
         "missing": ("此份网站未附带，运行 ", "make pdf", " 即可生成"),
-        "menu": ".pdf（英文）",
-        "built": "整本书的印刷版（PDF，英文）",
+        "menu": ".pdf",
+        "built": "整本书的印刷版（PDF）",
         "not built": "此份网站未附带印刷版：运行 make pdf 即可生成",
     },
 }
@@ -272,14 +338,24 @@ def _site(app: Sphinx) -> Path:
 
 
 def built_pdf(app: Sphinx) -> Path:
-    """Where `make pdf` writes the print edition: _build/pdf/<name>.pdf."""
+    """Where `make pdf` writes the edition's print edition: _build/pdf/<name>.pdf, or
+    <name>-zh.pdf for the Chinese edition."""
     return _site(app).parent / "pdf" / pdf_name(app)
 
 
-# A part's caption in _toc.yml ("Part I: Why sinusoids"): LaTeX numbers the part itself
-PART_NUMBER = re.compile(r"^Part [IVXLC]+:\s*")
-# The caption of the part that holds the appendices (sphinx_patches.py letters them on the site)
+# A part's caption in _toc.yml ("Part I: Why sinusoids") or in its translation ("第一部分：为什么
+# 用正弦函数"): LaTeX numbers the part itself
+PART_NUMBER = re.compile(r"^(?:Part [IVXLC]+:|第[一二三四五六七八九十]+部分：)\s*")
+# The caption of the part that holds the appendices in _toc.yml (sphinx_patches.py letters them
+# on the site), found by its place in _toc.yml: a translated edition translates the caption
 APPENDICES = "Appendices"
+
+
+def appendices_part(app: Sphinx) -> int | None:
+    """The index, among the parts of _toc.yml, of the appendices' part."""
+    toc = yaml.safe_load((Path(app.srcdir) / "_toc.yml").read_text(encoding="utf-8"))
+    captions = [part.get("caption") for part in toc.get("parts", [])]
+    return captions.index(APPENDICES) if APPENDICES in captions else None
 
 
 class PartsInPrint(SphinxPostTransform):
@@ -303,11 +379,14 @@ class PartsInPrint(SphinxPostTransform):
             for compound in self.document.findall(nodes.compound)
             if "toctree-wrapper" in compound.get("classes", [])
         ]
-        for caption, wrapper in zip(captions, wrappers, strict=False):
+        appendices = appendices_part(self.app)
+        for number, (caption, wrapper) in enumerate(
+            zip(captions, wrappers, strict=False)
+        ):
             if not caption:
                 continue
             title = PART_NUMBER.sub("", caption)
-            if caption == APPENDICES:
+            if number == appendices:
                 # Sphinx numbers figures and tables with the chapter's arabic number:
                 # lettered here, as on the site (Fig. C.1)
                 start = (
@@ -386,6 +465,42 @@ class ProofsAndStatementsInPrint(SphinxPostTransform):
                 )
 
 
+def statement_kind_translated(depart):
+    """sphinx-proof's LaTeX writer as `depart`, but with the kind of the statement in the
+    edition's language (定理 2.1): sphinx-proof translates it on the website only, and wrote
+    "Theorem 2.1" into the Chinese PDF."""
+
+    def depart_in_print(self, node) -> None:
+        from sphinx_proof.nodes import _ as proof_words
+        from sphinx_proof.nodes import latex_admonition_start, list_rindex
+
+        depart(self, node)
+        kind = node.attributes.get("realtype", "").title()
+        at = list_rindex(self.body, latex_admonition_start) + 2
+        if kind and self.body[at].startswith(kind):
+            self.body[at] = str(proof_words(kind)) + self.body[at][len(kind) :]
+
+    return depart_in_print
+
+
+def translate_statement_kinds(app: Sphinx) -> None:
+    """Wrap sphinx-proof's LaTeX departure of every statement (numbered or not)."""
+    from sphinx_proof import nodes as proof
+
+    for node in {*proof.NODE_TYPES.values(), proof.unenumerable_node} - {
+        proof.proof_node
+    }:
+        numbered = node is not proof.unenumerable_node
+        visit, depart = (
+            (proof.visit_enumerable_node, proof.depart_enumerable_node)
+            if numbered
+            else (proof.visit_unenumerable_node, proof.depart_unenumerable_node)
+        )
+        app.add_node(
+            node, override=True, latex=(visit, statement_kind_translated(depart))
+        )
+
+
 def pdf_edition_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     """``{pdf-edition}`Print edition (PDF)```: the link to the PDF, resolved when the page is
     written (link_print_edition)."""
@@ -394,9 +509,8 @@ def pdf_edition_role(name, rawtext, text, lineno, inliner, options=None, content
 
 
 def _up(app: Sphinx, docname: str) -> str:
-    """From a page up to the site's root (the Chinese edition links the English root's PDF)."""
-    translated = (app.config.language or "en") != "en"
-    return "../" * (docname.count("/") + translated)
+    """From a page up to its edition's root, where the edition's PDF is."""
+    return "../" * docname.count("/")
 
 
 def link_print_edition(app: Sphinx, doctree, docname: str) -> None:
@@ -476,16 +590,18 @@ class DropPdfLinkInPrint(SphinxPostTransform):
 
 
 def copy_pdf_into_site(app: Sphinx) -> None:
-    """`builder-inited`: the print edition beside the site's root, before the pages that link
-    it are written (the English site's root: the Chinese edition links the same file)."""
+    """`builder-inited`: the edition's print edition beside the edition's root (the Chinese
+    PDF in _build/html/zh/), before the pages that link it are written."""
     if app.builder.format != "html" or not app.config[PDF_BUILT]:
         return
-    target = _site(app) / pdf_name(app)
+    target = Path(app.outdir) / pdf_name(app)
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(built_pdf(app), target)
 
 
 def setup(app: Sphinx) -> dict:
+    app.setup_extension("sphinx_proof")
+    translate_statement_kinds(app)
     app.add_post_transform(FiguresInPrint)
     app.add_post_transform(PrintFoldedCells)
     app.add_post_transform(DropPdfLinkInPrint)
@@ -497,6 +613,7 @@ def setup(app: Sphinx) -> dict:
     app.add_role("pdf-edition", pdf_edition_role)
     app.add_config_value(PDF_BUILT, False, "html")
     app.connect("config-inited", note_whether_the_pdf_is_built)
+    app.connect("env-updated", name_the_document)
     app.connect("builder-inited", copy_pdf_into_site)
     app.connect("doctree-resolved", link_print_edition)
     # after the theme's header buttons (501) and the wheel (notebook_downloads.py, 600)
