@@ -165,6 +165,17 @@ TYPESETTING = [
         "第 6 章《{ref}`ch06-finite-sum`》要问",
         "{ref}`ch06-finite-sum`要问",
     ),
+    (
+        "unclosed_bold",
+        "本章要问的是：**自注意力能否区分它们。**答案是不能。",
+        "本章要问的是：**自注意力能否区分它们**。答案是不能。",
+    ),
+    (
+        "unclosed_bold",
+        "**何时变负？**积分在零点附近变负。",
+        "**何时变负**？积分在零点附近变负。",
+    ),
+    ("unclosed_bold", "这就是**“远程衰减”**的含义", "这就是“**远程衰减**”的含义"),
 ]
 
 
@@ -579,3 +590,19 @@ def test_chinese_pages_follow_the_typesetting_rules(pairs):
                     f"{page}: {rule.__name__}: {piece!r}" for piece in rule(text)
                 ]
     assert not faults, "\n".join(faults[:40]) + f"\n({len(faults)} in all)"
+
+
+@pytest.mark.site
+def test_no_page_shows_markdown_asterisks(built_site):
+    """Bold that MyST could not close shows its two asterisks (本章要问的是：**能否区分？**答案
+    是: translations.py's rule unclosed_bold); no page of either edition shows any outside
+    code and mathematics."""
+    shown = {}
+    for edition in (HTML, ZH):
+        for page in site_pages():
+            soup = BeautifulSoup((edition / page).read_text("utf-8"), "html.parser")
+            for element in soup.select("pre, code, script, style, .math, .highlight"):
+                element.decompose()
+            if "**" in soup.get_text():
+                shown[f"{edition.name}/{page}"] = soup.get_text().count("**")
+    assert not shown, f"pages showing ** (literal Markdown): {shown}"

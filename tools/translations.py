@@ -54,6 +54,7 @@ import re
 import shutil
 import subprocess
 import sys
+import unicodedata
 from collections import Counter
 from pathlib import Path
 
@@ -613,6 +614,38 @@ def numbered_by_hand(text: str) -> list[str]:
     return [match.group(0) for match in pattern.finditer(text)]
 
 
+def _is_punctuation(char: str) -> bool:
+    return unicodedata.category(char)[0] in "PS"
+
+
+def unclosed_bold(text: str) -> list[str]:
+    """Bold that CommonMark (MyST's parser) leaves as two literal asterisks: ``**`` opens
+    only where the next character is not punctuation (or a space or punctuation comes
+    before), and closes only where the previous character is not punctuation (or a space
+    or punctuation comes after). Chinese sets no space beside its words, so
+    ``本章要问：**能否区分？**答案是`` shows its asterisks; ``**能否区分**？答案是`` is bold.
+    The pairs are matched as the parser matches them, left to right."""
+    words = re.sub(r"`[^`]*`|\$[^$]*\$", "x", MARKUP.sub("M", text))
+    opened, stray = [], []
+    for match in re.finditer(r"(?<!\*)\*\*(?!\*)", words):
+        at = match.start()
+        before = words[at - 1] if at else " "
+        after = words[at + 2] if at + 2 < len(words) else " "
+        can_open = not after.isspace() and (
+            not _is_punctuation(after) or before.isspace() or _is_punctuation(before)
+        )
+        can_close = not before.isspace() and (
+            not _is_punctuation(before) or after.isspace() or _is_punctuation(after)
+        )
+        if can_close and opened:
+            opened.pop()
+        elif can_open:
+            opened.append(at)
+        else:
+            stray.append(at)
+    return [words[max(0, at - 8) : at + 10] for at in sorted(opened + stray)]
+
+
 TYPESETTING_RULES = (
     spaced_references,
     half_width_brackets,
@@ -620,6 +653,7 @@ TYPESETTING_RULES = (
     doubled_punctuation,
     slanted_chinese,
     numbered_by_hand,
+    unclosed_bold,
 )
 
 
