@@ -88,14 +88,16 @@ def pdf_name(app: Sphinx) -> str:
 
 def name_the_document(app: Sphinx, env) -> None:
     """`env-updated`, in a translated edition's LaTeX build: the document is the edition's
-    (its .tex named after its PDF, its title the edition's html_title). Jupyter Book sets
-    `latex_documents` from _config.yml after Sphinx has started, with the English name and
-    title; the LaTeX builder reads it when it writes."""
+    (its .tex named after its PDF, its title the edition's html_title, its author the
+    edition's). Jupyter Book sets `latex_documents` from _config.yml after Sphinx has
+    started, with the English name, title and author; the LaTeX builder reads it when it
+    writes."""
     if app.builder.name != "latex" or language(app) == "en":
         return
-    start, _, _, author, theme, *rest = app.config.latex_documents[0]
+    start, _, _, _, theme, *rest = app.config.latex_documents[0]
     target = Path(pdf_name(app)).with_suffix(".tex").name
     title = app.config.html_title or app.config.project
+    author = app.config.author  # the edition's (translations.py: posenc 编写组)
     app.config.latex_documents = [(start, target, title, author, theme, *rest)]
 
 
