@@ -50,6 +50,9 @@ NAMES = {
     "All You Need",  # in "Attention Is All You Need", the paper's title
     "A hit B", "B hit A",  # chapter 1's two sentences: the toy model's words are English
     "TeX Live",  # the TeX distribution `make pdf` needs
+    "make pdf",  # a command the download menu names, in a tooltip (no code there)
+    "Noto Sans CJK SC", "DejaVu Sans",  # fonts, named in the reproducing appendix
+    "Transformer Circuits Thread",  # a venue, in a reference's note
     "Derived in chapter",  # how a docstring says where the book derives it (CONTRIBUTING)
 }  # fmt: skip
 

@@ -237,8 +237,6 @@ class NumberedSectionReferences(SphinxPostTransform):
         for node in list(self.document.findall(addnodes.pending_xref)):
             if node.get("refdomain") != "std" or node.get("refexplicit"):
                 continue
-            if self.opens_numbered_item(node):
-                continue
             if node.get("reftype") == "ref":
                 found = self.section_of_label(node["reftarget"])
             elif node.get("reftype") == "doc":
@@ -247,6 +245,9 @@ class NumberedSectionReferences(SphinxPostTransform):
                 continue
             if found is None:
                 continue
+            if self.opens_numbered_item(node):
+                docname, _, title, is_page = found
+                found = (docname, None, title, is_page)  # the list numbers it
             text = cited_title(*found)
             node["refexplicit"] = True
             classes = node.children[0].get("classes", []) if node.children else []
@@ -255,8 +256,8 @@ class NumberedSectionReferences(SphinxPostTransform):
     @staticmethod
     def opens_numbered_item(node) -> bool:
         """Whether the reference opens an item of a numbered list (the intro's map of the
-        book: "1. {ref}`ch01-symmetry`: …"): the list gives the number, and the title there
-        is a label, not a noun of a sentence."""
+        book: "1. {ref}`ch01-symmetry`: …"): the list gives the number, so the reference is
+        its quoted title alone (1. 《对称性问题》：…, not 1. 第 1 章《对称性问题》)."""
         paragraph = node.parent
         item = paragraph.parent if paragraph is not None else None
         return (

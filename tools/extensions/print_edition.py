@@ -314,17 +314,17 @@ PDF_ANCHOR = "print-edition"
 # What the site says of the print edition, in each edition's language (each links its own)
 WORDS = {
     "en": {
-        "missing": ("not part of this copy of the site: ", "make pdf", " writes it"),
+        "missing": (" (not part of this copy of the site: ", "make pdf", " writes it)"),
         "menu": ".pdf",
         "built": "The whole book, typeset for print (PDF)",
         "not built": "The print edition is not part of this copy of the site: make pdf "
         "writes it",
     },
     "zh_CN": {
-        "missing": ("此份网站未附带，运行 ", "make pdf", " 即可生成"),
+        "missing": ("（本网站未附带，运行 ", "make pdf", " 即可生成）"),
         "menu": ".pdf",
         "built": "整本书的印刷版（PDF）",
-        "not built": "此份网站未附带印刷版：运行 make pdf 即可生成",
+        "not built": "本网站未附带印刷版：运行 make pdf 即可生成",
     },
 }
 
@@ -531,10 +531,9 @@ def link_print_edition(app: Sphinx, doctree, docname: str) -> None:
             "",
             "",
             *link.children,
-            nodes.Text(" ("),
             nodes.Text(before),
             nodes.literal(command, command),
-            nodes.Text(after + ")"),
+            nodes.Text(after),
             ids=[PDF_ANCHOR],
             classes=["posenc-pdf-missing"],
         )
