@@ -260,9 +260,9 @@ def test_a_small_book_in_both_editions(tmp_path):
         (site / "zh" / "book" / "intro.html").read_text(), "html.parser"
     )
     cited = " ".join(c.get_text() for c in page.select(".bibtex-citation"))
-    # a parenthetical citation in full-width brackets (chinese_edition.py), a textual one
-    # a Latin phrase with its own
-    assert "（苏剑林 2021）" in cited and "佚名博主 (2023)" in cited, cited
+    # a parenthetical citation in full-width brackets (chinese_edition.py), and a textual
+    # one of a Chinese author
+    assert "（苏剑林 2021）" in cited and "佚名博主（2023）" in cited, cited
     assert "（Barbero et al. 2024）" in cited
     titles = " ".join(a.get("title", "") for a in page.select(".bibtex-citation a"))
     assert "苏剑林.《Transformer升级之路" in titles and "Anonymous" not in titles

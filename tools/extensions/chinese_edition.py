@@ -370,10 +370,19 @@ def full_width_citations(app: Sphinx, pagename, templatename, context, doctree) 
     """`html-page-context`, in the Chinese edition: a parenthetical citation inside Chinese
     text is set in full-width brackets, （Vaswani et al. 2017）, as every other bracket of a
     Chinese sentence (the catalogues write no space around it: translations.py check). A
-    textual citation, Vaswani et al. (2017), is a Latin phrase and keeps its brackets."""
+    textual citation, Vaswani et al. (2017), is a Latin phrase and keeps its brackets,
+    unless its author is Chinese: 苏剑林（2021）."""
     if not is_translation(app) or "body" not in context:
         return
-    context["body"] = PARENTHETICAL_CITATION.sub(r"\1（\2）</span>", context["body"])
+    body = PARENTHETICAL_CITATION.sub(r"\1（\2）</span>", context["body"])
+    context["body"] = CHINESE_TEXTUAL_CITATION.sub(r"\1\2（\3）</span>", body)
+
+
+# A textual citation of a work written in Chinese (bibstyle.py's Chinese style cites it by its
+# Chinese author): 苏剑林 (2021) is set as Chinese text sets it, 苏剑林（2021）
+CHINESE_TEXTUAL_CITATION = re.compile(
+    r'(<span class="bibtex-citation"[^>]*>)([\u4e00-\u9fff]+) \((.*?)\)</span>', re.S
+)
 
 
 def _exercise_titles(path: Path) -> list[str]:
