@@ -430,9 +430,12 @@ def sphinx_words(app: Sphinx) -> set[str]:
 
     words = set()
     for translator in translators.values():
-        words.update(
-            text for text in getattr(translator, "_catalog", {}).values() if text
-        )
+        # each catalogue of a domain, the project's first (locale/zh_CN/.../sphinx.po),
+        # then Sphinx's and the themes' as its fallbacks
+        while translator is not None:
+            catalogue = getattr(translator, "_catalog", {})
+            words.update(text for text in catalogue.values() if text)
+            translator = getattr(translator, "_fallback", None)
     return words
 
 
