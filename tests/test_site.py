@@ -676,7 +676,7 @@ def test_citations_in_the_text_match_their_labels(soups):
     checked, mismatched = 0, []
     for path, soup in soups.items():
         for citation in soup.select(".bibtex-citation"):
-            said = " ".join(re.sub(r"[()\[\]]", " ", citation.get_text(" ")).split())
+            said = " ".join(re.sub(r"[()（）\[\]]", " ", citation.get_text(" ")).split())
             for link in citation.select('a[href*="bibliography.html#"]'):
                 key = (edition_root(path), urlsplit(link["href"]).fragment)
                 label = label_of.get(key, "")
