@@ -28,8 +28,8 @@ FAST   := not build and not site and not browser and not render and not pdf and 
 PYTEST := $(PY) -m pytest -n 2 --dist loadfile
 # `make lock UPGRADE=--upgrade` (or `UPGRADE="--upgrade-package numpy"`) to move pins on purpose
 UPGRADE ?=
-# One OpenBLAS thread per process: the build executes two chapters at a time on two cores, and
-# a matrix product that starts a thread per core would wait for the other chapter.
+# One OpenBLAS thread per process: pytest runs two processes on two cores, and a matrix product
+# that starts a thread per core would wait for the other process.
 export OPENBLAS_NUM_THREADS ?= 1
 
 .DEFAULT_GOAL := help
