@@ -6,8 +6,11 @@ English one, with the same figures and numbers, each linking the other."""
 from __future__ import annotations
 
 import hashlib
+import html
+import io
 import re
 import sys
+import tokenize
 from collections import Counter
 from pathlib import Path
 
@@ -17,7 +20,7 @@ from babel.messages.pofile import read_po
 from bs4 import BeautifulSoup
 from support.book import HTML, ROOT, built_page, toc_files
 from support.english_left import english_phrases
-from support.small_books import INTRO, make_small_book, run
+from support.small_books import INTRO, NOTEBOOK_HEADER, extension, make_small_book, run
 
 ZH = HTML / "zh"
 CJK = translations.CJK
@@ -328,6 +331,59 @@ def test_an_untranslated_or_fuzzy_message_fails_the_build(tmp_path):
     assert "no translation for 'An exercise title'" in log
 
 
+CODE_PAGE = NOTEBOOK_HEADER + """
+# Code
+
+```{code-cell} ipython3
+x = 1  # the first value
+print(x)  # noqa: T201
+```
+"""
+
+
+@pytest.mark.build
+def test_code_comments_are_translated_and_an_untranslated_one_fails_the_build(
+    tmp_path,
+):
+    """A code cell's comment is shown in Chinese (tools/extensions/translated_comments.py),
+    the code around it as it ran, a tool's directive as written; the negative control: the
+    same book without the comment's translation fails its strict build, naming it."""
+    book = make_small_book(tmp_path, {"intro": SMALL_PAGE, "code": CODE_PAGE})
+    folder = book / "locale" / "zh_CN" / "LC_MESSAGES" / "book"
+    folder.mkdir(parents=True)
+    (folder / "intro.po").write_text(small_catalogue(ALL_TRANSLATED))
+    (folder / "code.po").write_text(small_catalogue({"Code": "代码"}))
+    comments = book / "locale" / "zh_CN" / "code-comments.po"
+    build = [sys.executable, book / "tools" / "translations.py", "build"]
+
+    comments.write_text(small_catalogue({}))
+    result = run(build, timeout=600)
+    assert result.returncode != 0
+    assert "no translation for the code comment 'the first value'" in (
+        result.stdout + result.stderr
+    )
+
+    comments.write_text(small_catalogue({"the first value": "第一个值"}))
+    result = run(build, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    page = BeautifulSoup(
+        (book / "_build" / "html" / "zh" / "book" / "code.html").read_text(),
+        "html.parser",
+    )
+    code = page.select_one("div.cell_input pre").get_text()
+    assert code == "x = 1  # 第一个值\nprint(x)  # noqa: T201\n", code
+
+
+def test_only_comment_tokens_are_rewritten():
+    translated_comments = extension("translated_comments")
+    code = 's = "# not a comment"  # a comment\n# noqa: E501\ny = 2  # another one\n'
+    out, missing = translated_comments.with_comments_translated(
+        code, {"a comment": "一条注释"}.get
+    )
+    assert out == 's = "# not a comment"  # 一条注释\n# noqa: E501\ny = 2  # another one\n'
+    assert missing == ["another one"]
+
+
 # ----------------------------------------------------------------- the built Chinese site
 
 
@@ -447,6 +503,53 @@ def test_the_same_statements_and_verdicts_in_both_editions(pairs):
 )
 def test_the_english_scan_finds_english_phrases_only(html, found):
     assert set(english_phrases(html)) == found
+
+
+def shown_code(page: BeautifulSoup) -> list[str]:
+    return [pre.get_text() for pre in page.select("div.cell_input pre")]
+
+
+def tokens(code: str) -> list[tokenize.TokenInfo] | None:
+    try:
+        return list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+
+
+def without_comments(code: str):
+    """The code's tokens but its comments (the code itself if it does not tokenize)."""
+    found = tokens(code)
+    if found is None:
+        return code
+    return [(t.type, t.string) for t in found if t.type != tokenize.COMMENT]
+
+
+def comment_phrases(code: str) -> Counter:
+    """English phrases in the code's comments (inline code in backticks aside)."""
+    found = Counter()
+    for token in tokens(code) or []:
+        if token.type == tokenize.COMMENT:
+            comment = re.sub(r"`[^`]*`", " ", token.string)
+            found += english_phrases(f"<p>{html.escape(comment)}</p>")
+    return found
+
+
+@pytest.mark.site
+def test_chinese_code_cells_are_the_english_code_with_chinese_comments(pairs):
+    """Each code cell of a Chinese page is the English page's, token for token, but for its
+    comments (tools/extensions/translated_comments.py), and no comment keeps an English
+    phrase. The control: the English pages' comments are found English by the same scan."""
+    left, english_found = {}, 0
+    for page, (english, chinese) in pairs.items():
+        english_code, chinese_code = shown_code(english), shown_code(chinese)
+        assert len(english_code) == len(chinese_code), page
+        for ours, theirs in zip(english_code, chinese_code, strict=True):
+            assert without_comments(ours) == without_comments(theirs), (page, ours)
+            english_found += sum(comment_phrases(ours).values())
+            if found := comment_phrases(theirs):
+                left.setdefault(page, Counter()).update(found)
+    assert english_found > 300, english_found
+    assert not left, f"English left in the comments of {len(left)} pages: {left}"
 
 
 def chinese_site_pages() -> list[Path]:

@@ -24,7 +24,9 @@ Chinese (`CHINESE_PREAMBLE`).
 `update` extracts the English messages (Sphinx's gettext builder, one catalogue per page,
 `_build/gettext/`) and merges them into `locale/zh_CN/LC_MESSAGES/` with sphinx-intl: a new
 message arrives untranslated, a changed one fuzzy (with the old translation as a start), a
-removed one is dropped. Either fails the Chinese build until someone translates it.
+removed one is dropped. Either fails the Chinese build until someone translates it. The
+comments of the code cells the pages show go the same way into one catalogue of their own,
+`locale/zh_CN/code-comments.po` (tools/extensions/translated_comments.py).
 
 `qualify` rewrites a glue role in a translation, ``{glue:text}`key:.2f```, to the form that
 names the page, ``{glue:text}`ch05-decay-integral.md::key:.2f```: Sphinx parses a translated
@@ -37,14 +39,15 @@ numbers the messages of the catalogue), the English followed by the current tran
 translation, into the catalogue (backslashes and quotes as typed: no escaping), then qualifies
 its glue roles and checks its markup.
 
-`check` compares each translation with its English message: the same inline mathematics, the
-same roles with the same targets (a reference, a citation, a glued number), the same inline
-code. Mathematics, code and numbers are shared between the editions, never retyped. It also
-holds each translation to the Chinese typesetting rules of the glossary (`TYPESETTING_RULES`,
-one function each): no half-width space around a reference that renders as Chinese words,
-full-width brackets, no space beside full-width punctuation, a sentence ended once, no
-slanted Chinese, and no number or quotation marks typed around a reference to a chapter or a
-section (the Chinese build writes them: chinese_edition.py).
+`check` compares each translation (of the pages and of the code comments) with its English
+message: the same inline mathematics, the same roles with the same targets (a reference, a
+citation, a glued number), the same inline code. Mathematics, code and numbers are shared
+between the editions, never retyped. It also holds each translation to the Chinese
+typesetting rules of the glossary (`TYPESETTING_RULES`, one function each): no half-width
+space around a reference that renders as Chinese words, full-width brackets, no space beside
+full-width punctuation, a sentence ended once, no slanted Chinese, and no number or quotation
+marks typed around a reference to a chapter or a section (the Chinese build writes them:
+chinese_edition.py).
 """
 
 from __future__ import annotations
@@ -63,6 +66,8 @@ LANGUAGE = "zh_CN"
 LOCALE = ROOT / "locale"
 CATALOGUES = LOCALE / LANGUAGE / "LC_MESSAGES"
 GLOSSARY = LOCALE / LANGUAGE / "glossary.md"
+# the code cells' comments (tools/extensions/translated_comments.py)
+COMMENTS = LOCALE / LANGUAGE / "code-comments.po"
 BUILD = ROOT / "_build"
 OUTPUT = BUILD / "html" / "zh"
 TEMPLATES = BUILD / "gettext"
@@ -199,13 +204,17 @@ def build() -> int:
     words.parent.mkdir(parents=True, exist_ok=True)
     words.write_text("".join(f"{term} 1000\n" for term in search_terms()), "utf-8")
     overrides = {**CHINESE, "html_search_options": {"dict": str(words)}}
-    status = run_build("html", OUTPUT, BUILD / ".doctrees-zh", overrides, THEME_TEXTS)
+    return build_chinese("html", OUTPUT, overrides, THEME_TEXTS)
+
+
+def build_chinese(builder: str, output: Path, overrides: dict, theme_texts: dict) -> int:
+    """`run_build` for the Chinese edition; as `make book` does, a failed strict build drops
+    the saved environment, which would let the next build skip the failing page."""
+    status = run_build(builder, output, BUILD / ".doctrees-zh", overrides, theme_texts)
     if status:
-        # as `make book` does: a failed strict build must not leave a saved environment
-        # that would let the next build skip the failing page
         shutil.rmtree(BUILD / ".doctrees-zh", ignore_errors=True)
         print(
-            "the strict build of the Chinese edition failed (see above)",
+            f"the strict {builder} build of the Chinese edition failed (see above)",
             file=sys.stderr,
         )
     return status
@@ -224,16 +233,7 @@ def latex() -> int:
     ]
     preamble = CHINESE_PREAMBLE.lstrip("\n") + "\n".join(kept) + "\n"
     overrides = {**CHINESE, "latex_elements": {**CHINESE_LATEX, "preamble": preamble}}
-    status = run_build(
-        "latex", BUILD / "latex-zh", BUILD / ".doctrees-zh", overrides, {}
-    )
-    if status:
-        shutil.rmtree(BUILD / ".doctrees-zh", ignore_errors=True)
-        print(
-            "the strict LaTeX build of the Chinese edition failed (see above)",
-            file=sys.stderr,
-        )
-    return status
+    return build_chinese("latex", BUILD / "latex-zh", overrides, {})
 
 
 def update() -> int:
@@ -266,7 +266,33 @@ def update() -> int:
         "--language", LANGUAGE, "--line-width", "-1",
     ]  # fmt: skip
     status = subprocess.run(command, cwd=ROOT, check=False).returncode
-    return status or drop_line_numbers()
+    return status or drop_line_numbers() or update_code_comments()
+
+
+def update_code_comments() -> int:
+    """Merge the code cells' comments (tools/extensions/translated_comments.py) into their
+    catalogue, as sphinx-intl merges the prose: new ones untranslated, changed ones fuzzy,
+    removed ones dropped."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    with (BUILD / "code-comments.pot").open("rb") as handle:
+        template = read_po(handle)
+    path = COMMENTS
+    catalogue = Catalog(locale=LANGUAGE)
+    if path.exists():
+        with path.open("rb") as handle:
+            catalogue = read_po(handle, locale=LANGUAGE)
+    catalogue.update(template)
+    with path.open("wb") as handle:
+        write_po(handle, catalogue, width=0, include_lineno=False, ignore_obsolete=True)
+    untranslated = sum(1 for entry in catalogue if entry.id and not entry.string)
+    fuzzy = sum(1 for entry in catalogue if entry.id and entry.fuzzy)
+    print(
+        f"{path.relative_to(ROOT)}: {len(catalogue)} code comments, "
+        f"{untranslated} untranslated, {fuzzy} fuzzy"
+    )
+    return 0
 
 
 def drop_line_numbers() -> int:
@@ -671,7 +697,7 @@ def check(paths: list[Path] | None = None) -> int:
     from babel.messages.pofile import read_po
 
     problems = typeset = 0
-    paths = paths or catalogues()
+    paths = paths or catalogues() + ([COMMENTS] if COMMENTS.exists() else [])
     for path in paths:
         with path.open("rb") as handle:
             catalogue = read_po(handle)
