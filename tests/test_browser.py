@@ -21,6 +21,7 @@ from browser import (
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from support.book import ROOT
+from support.english_left import english_phrases
 
 pytestmark = pytest.mark.browser
 
@@ -466,6 +467,66 @@ def test_the_edition_switch_keeps_the_section(browser, server, edition):
     page.wait_for_url(f"**/{other}book/ch05-decay-integral.html#{section}")
     assert not outside and not errors, (outside, errors)
     page.close()
+
+
+@pytest.mark.parametrize(
+    "relative", ["zh/book/ch05-decay-integral.html", "zh/book/ch12-rope.html"]
+)
+def test_the_chinese_edition_as_the_browser_shows_it_leaves_nothing_in_english(
+    browser, server, relative
+):
+    """What scripts add to a Chinese page once it has loaded (dropdown buttons and their
+    labels, among the rest) holds no English phrase either (tests/support/english_left.py;
+    tests/test_editions.py scans the pages as the build wrote them). The control: the English
+    page, as the browser shows it, has the dropdown buttons' English label."""
+    english, outside, errors = visit(browser, f"{server}/{relative[3:]}", server)
+    assert english.locator(
+        'button.toggle-button[aria-label="Toggle hidden content"]'
+    ).count()
+    english.close()
+    page, outside, errors = visit(browser, f"{server}/{relative}", server)
+    assert page.locator("button.toggle-button").count() > 3
+    found = english_phrases(page.content())
+    assert not found, dict(found.most_common(10))
+    assert not outside and not errors, (outside, errors)
+    page.close()
+
+
+# The text nodes of the article that hold Chinese and are set in italic (a browser slants the
+# upright face), each as its first characters
+SLANTED_CHINESE = """() => {
+    const walker = document.createTreeWalker(
+        document.querySelector('article'), NodeFilter.SHOW_TEXT);
+    const slanted = []; let chinese = 0;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!/[\u4e00-\u9fff]/.test(node.data)) continue;
+        chinese += 1;
+        if (getComputedStyle(node.parentElement).fontStyle !== 'normal')
+            slanted.push(node.data.trim().slice(0, 30));
+    }
+    return [chinese, slanted];
+}"""
+
+
+@pytest.mark.parametrize(
+    "relative", ["zh/book/ch05-decay-integral.html", "zh/book/ch12-rope.html"]
+)
+def test_chinese_is_never_slanted(browser, server, relative):
+    """No Chinese text of a page is set in italic: emphasis, figure numbers and proof titles
+    stand upright (book/_static/custom.css), and so do the code comments, which the Pygments
+    style sets upright. The control: a Chinese word put
+    into an <em> of the English page, which slants it, is found."""
+    page, outside, errors = visit(browser, f"{server}/{relative}", server)
+    chinese, slanted = page.evaluate(SLANTED_CHINESE)
+    assert chinese > 200 and not slanted, slanted[:10]
+    page.close()
+    english, outside, errors = visit(browser, f"{server}/{relative[3:]}", server)
+    english.evaluate(
+        "document.querySelector('article p').insertAdjacentHTML('beforeend', "
+        "'<em>斜体</em>')"
+    )
+    assert english.evaluate(SLANTED_CHINESE)[1] == ["斜体"]
+    english.close()
 
 
 # Every formula typeset (ui/lazy typesets them as they scroll into view)

@@ -562,6 +562,16 @@ def chinese_code_cell_folds(app: Sphinx) -> None:
         self.body.append("</summary>\n")
 
     app.add_node(HideCodeCellNode, override=True, html=(visit, depart_HideCellInput))
+    # sphinx-togglebutton's script labels each dropdown's button "Toggle hidden content"
+    # (written in its JavaScript, not a setting); this one runs after it on the same event
+    app.add_js_file(None, body=TOGGLE_BUTTON_LABEL_JS)
+
+
+TOGGLE_BUTTON_LABEL_JS = """document.addEventListener("DOMContentLoaded", () => {
+  for (const button of document.querySelectorAll("button.toggle-button")) {
+    button.setAttribute("aria-label", "展开或收起隐藏的内容");
+  }
+});"""
 
 
 def quiet_word_splitter(app: Sphinx, config) -> None:
