@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 from docutils import nodes
-from phone_figures import library_digest
+from phone_figures import library_digest, static_figure_images
 from sphinx.application import Sphinx
 from sphinx.util.osutil import relative_uri
 
@@ -54,25 +54,15 @@ def chinese_figures(app: Sphinx, doctree, docname: str) -> None:
         return
     from posenc import figures
 
-    static = set(figures.names("static"))
     interactive = set(figures.names("interactive"))
     images = relative_uri(app.builder.get_target_uri(docname), app.builder.imagedir)
-    for figure in doctree.findall(nodes.figure):
-        name = next((n for n in figure["names"] if n in static), None)
-        if name is None:
-            continue
-        for image in list(figure.findall(nodes.image)):
-            uri = image.get("uri", "")
-            if not uri.endswith(".svg") or uri not in app.env.images:
-                continue
-            drawing = posixpath.join(
-                images, chinese_drawing(app, name, app.env.images[uri][1])
-            )
-            # not a file of the environment: the HTML writer writes this uri as it is
-            image["uri"] = drawing
-            image["candidates"] = {"*": drawing}
-            if isinstance(image.parent, nodes.reference):
-                image.parent["refuri"] = drawing
+    for name, image, wide in static_figure_images(app, doctree):
+        drawing = posixpath.join(images, chinese_drawing(app, name, wide))
+        # not a file of the environment: the HTML writer writes this uri as it is
+        image["uri"] = drawing
+        image["candidates"] = {"*": drawing}
+        if isinstance(image.parent, nodes.reference):
+            image.parent["refuri"] = drawing
     for raw in list(doctree.findall(nodes.raw)):
         match = PLOTLY_ELEMENT.search(raw.astext())
         if not match or match.group("name") not in interactive:

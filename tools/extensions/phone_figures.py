@@ -78,35 +78,40 @@ def phone_pictures(app: Sphinx, doctree, docname: str) -> None:
     `posenc.figures` becomes a picture with its drawing for phones."""
     if app.builder.format != "html":
         return
+    images = relative_uri(app.builder.get_target_uri(docname), app.builder.imagedir)
+    for name, image, wide in static_figure_images(app, doctree):
+        phone = phone_drawing(app, name, wide)
+        start = PICTURE_START.format(
+            media=PHONE_SCREEN,
+            phone=html.escape(posixpath.join(images, phone), quote=True),
+        )
+        parent, index = image.parent, image.parent.index(image)
+        parent.insert(index + 1, nodes.raw("", PICTURE_END, format="html"))
+        parent.insert(index, nodes.raw("", start, format="html"))
+        if isinstance(parent, nodes.reference) and not isinstance(
+            parent.parent, nodes.TextElement
+        ):
+            # Sphinx writes a link outside text only around an image alone: the link to
+            # the full-size file (figure_links.py) goes into a span
+            span = nodes.inline("", "")
+            parent.parent.replace(parent, span)
+            span.append(parent)
+
+
+def static_figure_images(app: Sphinx, doctree):
+    """(name, image node, file name of its SVG in the build) for each static figure of
+    `posenc.figures` on the page (chinese_figures.py uses it too)."""
     from posenc import figures
 
     static = set(figures.names("static"))
-    images = relative_uri(app.builder.get_target_uri(docname), app.builder.imagedir)
     for figure in doctree.findall(nodes.figure):
         name = next((n for n in figure["names"] if n in static), None)
         if name is None:
             continue
         for image in list(figure.findall(nodes.image)):
             uri = image.get("uri", "")
-            if not uri.endswith(".svg") or uri not in app.env.images:
-                continue
-            wide = app.env.images[uri][1]
-            phone = phone_drawing(app, name, wide)
-            start = PICTURE_START.format(
-                media=PHONE_SCREEN,
-                phone=html.escape(posixpath.join(images, phone), quote=True),
-            )
-            parent, index = image.parent, image.parent.index(image)
-            parent.insert(index + 1, nodes.raw("", PICTURE_END, format="html"))
-            parent.insert(index, nodes.raw("", start, format="html"))
-            if isinstance(parent, nodes.reference) and not isinstance(
-                parent.parent, nodes.TextElement
-            ):
-                # Sphinx writes a link outside text only around an image alone: the link
-                # to the full-size file (figure_links.py) goes into a span
-                span = nodes.inline("", "")
-                parent.parent.replace(parent, span)
-                span.append(parent)
+            if uri.endswith(".svg") and uri in app.env.images:
+                yield name, image, app.env.images[uri][1]
 
 
 def forget_old_drawings(app: Sphinx) -> None:
