@@ -506,7 +506,9 @@ def test_the_english_scan_finds_english_phrases_only(html, found):
 
 
 def shown_code(page: BeautifulSoup) -> list[str]:
-    return [pre.get_text() for pre in page.select("div.cell_input pre")]
+    """The code cells' code, and the library code cells print (posenc.display.source)."""
+    shown = "div.cell_input pre, div.cell_output div.highlight-python pre"
+    return [pre.get_text() for pre in page.select(shown)]
 
 
 def tokens(code: str) -> list[tokenize.TokenInfo] | None:

@@ -1,5 +1,6 @@
-"""Code comments in the reader's language: the Chinese edition shows the chapters' code with
-its comments in Chinese, and nothing else of the code changed.
+"""Code comments in the reader's language: the Chinese edition shows the chapters' code (and
+the library's, where a cell prints it) with its comments in Chinese, and nothing else of the
+code changed.
 
 Both editions show the code the English build executed (one execution cache). Sphinx's own
 translation would make each whole code cell a message, whose translation retypes the code; a
@@ -37,13 +38,21 @@ DIRECTIVE = re.compile(r"#\s*(noqa|fmt:|type:|pragma|pyright:|ruff:)")
 
 
 def shown_code(doctree: nodes.document) -> list[nodes.literal_block]:
-    """The source of each code cell the page shows (open or folded): MyST-NB's cell_input."""
-    return [
-        block
-        for container in doctree.findall(nodes.container)
-        if "cell_input" in container.get("classes", [])
-        for block in container.findall(nodes.literal_block)
-    ]
+    """The source of each code cell the page shows (open or folded: MyST-NB's cell_input),
+    and the library code a cell prints (`posenc.display.source`: a Python block in its
+    output)."""
+    blocks = []
+    for container in doctree.findall(nodes.container):
+        classes = container.get("classes", [])
+        if "cell_input" in classes:
+            blocks += container.findall(nodes.literal_block)
+        elif "cell_output" in classes:
+            blocks += [
+                block
+                for block in container.findall(nodes.literal_block)
+                if block.get("language") == "python"
+            ]
+    return blocks
 
 
 def comments(code: str) -> list[tokenize.TokenInfo]:
