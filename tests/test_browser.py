@@ -529,6 +529,24 @@ def test_chinese_is_never_slanted(browser, server, relative):
     english.close()
 
 
+END_MARK = "getComputedStyle(document.querySelector('{0}'), '::after').content"
+
+
+def test_a_folded_proof_shows_its_end_mark_only_when_opened(browser, server):
+    """The ∎ after a proof belongs to the proof: a folded proof, which shows only its title
+    bar, has none, and the same proof opened has it."""
+    page, outside, errors = visit(browser, f"{server}/book/ch12-rope.html", server)
+    proof = "div.prf-proof.dropdown"
+    assert page.evaluate(END_MARK.format(proof)) == "none"
+    page.locator(f"{proof} > .admonition-title").first.click()
+    page.wait_for_function(
+        f"!document.querySelector('{proof}').classList.contains('toggle-hidden')"
+    )
+    assert page.evaluate(END_MARK.format(proof)) == '"∎"'
+    assert not outside and not errors, (outside, errors)
+    page.close()
+
+
 # Every formula typeset (ui/lazy typesets them as they scroll into view)
 EVERY_FORMULA = """async () => {
     await MathJax.startup.promise;
