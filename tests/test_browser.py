@@ -477,8 +477,9 @@ def test_the_chinese_edition_as_the_browser_shows_it_leaves_nothing_in_english(
 ):
     """What scripts add to a Chinese page once it has loaded (dropdown buttons and their
     labels, among the rest) holds no English phrase either (tests/support/english_left.py;
-    tests/test_editions.py scans the pages as the build wrote them). The control: the English
-    page, as the browser shows it, has the dropdown buttons' English label."""
+    tests/test_editions.py scans the pages as the build wrote them), nor a screen-reader label
+    in English. The control: the English page, as the browser shows it, has the dropdown
+    buttons' English label."""
     english, outside, errors = visit(browser, f"{server}/{relative[3:]}", server)
     assert english.locator(
         'button.toggle-button[aria-label="Toggle hidden content"]'
@@ -488,6 +489,13 @@ def test_the_chinese_edition_as_the_browser_shows_it_leaves_nothing_in_english(
     assert page.locator("button.toggle-button").count() > 3
     found = english_phrases(page.content())
     assert not found, dict(found.most_common(10))
+    # and no screen-reader label in English words alone (a single word, "Main", is not a
+    # phrase): what a Chinese reader's screen reader would read out in English
+    labels = page.evaluate(
+        "[...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label'))"
+    )
+    english = [label for label in labels if re.fullmatch(r"[A-Za-z][A-Za-z ]+", label)]
+    assert not english, english
     assert not outside and not errors, (outside, errors)
     page.close()
 

@@ -562,14 +562,19 @@ def chinese_code_cell_folds(app: Sphinx) -> None:
         self.body.append("</summary>\n")
 
     app.add_node(HideCodeCellNode, override=True, html=(visit, depart_HideCellInput))
-    # sphinx-togglebutton's script labels each dropdown's button "Toggle hidden content"
-    # (written in its JavaScript, not a setting); this one runs after it on the same event
-    app.add_js_file(None, body=TOGGLE_BUTTON_LABEL_JS)
+    app.add_js_file(None, body=SCREEN_READER_LABELS_JS)
 
 
-TOGGLE_BUTTON_LABEL_JS = """document.addEventListener("DOMContentLoaded", () => {
-  for (const button of document.querySelectorAll("button.toggle-button")) {
-    button.setAttribute("aria-label", "展开或收起隐藏的内容");
+# Labels that the themes and sphinx-togglebutton write in English where no setting or message
+# reaches them (togglebutton's script writes its buttons' label itself; sphinx-book-theme's
+# templates name two navigation landmarks), put into Chinese once the page has loaded: this
+# listener runs after togglebutton's, which was registered first.
+SCREEN_READER_LABELS_JS = """document.addEventListener("DOMContentLoaded", () => {
+  const chinese = {"Toggle hidden content": "展开或收起隐藏的内容",
+                   "Main": "全书目录", "Page": "本页目录"};
+  for (const element of document.querySelectorAll("[aria-label]")) {
+    const label = chinese[element.getAttribute("aria-label")];
+    if (label) element.setAttribute("aria-label", label);
   }
 });"""
 
