@@ -123,6 +123,9 @@ class TranslatableExerciseTitles(SphinxTransform):
 # What a message may hold that is the same in every language: inline code, inline maths,
 # roles (references, citations, glued numbers)
 SHARED_MARKUP = re.compile(r"``[^`]*``|`[^`]*`|\$[^$]*\$|\{[\w:-]+\}`[^`]*`")
+# ... but for the text a reference gives itself (``{ref}`learned <ch10-learned>```): words the
+# page shows, which the Chinese edition says in Chinese
+OWN_TEXT_REFERENCE = re.compile(r"\{(?:ref|doc|prf:ref|term)\}`([^`<]*?)\s*<[^`>]*>`")
 
 
 # Units a measured number may carry (a timing table's "559 µs" differs on every machine, and
@@ -153,7 +156,8 @@ class NothingToTranslate(SphinxTransform):
                 else:
                     node["translatable"] = False
             elif isinstance(node, (nodes.paragraph, nodes.title, nodes.caption)):
-                text = SHARED_MARKUP.sub("", node.rawsource or node.astext())
+                text = OWN_TEXT_REFERENCE.sub(r" \1 ", node.rawsource or node.astext())
+                text = SHARED_MARKUP.sub("", text)
                 words = {
                     word
                     for word in re.findall(r"[^\W\d_]+", text)
