@@ -15,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -164,7 +165,11 @@ def jupyterlab(tmp_path, built_site):
     (tracker / "tracker.jupyterlab-settings").write_text(
         json.dumps({"windowingMode": "none"})
     )
+    # Unix socket paths are at most 107 bytes: the kernel's sockets go to a short folder
+    runtime = Path(tempfile.mkdtemp(prefix="lab-", dir="/tmp"))
+    env["JUPYTER_RUNTIME_DIR"] = str(runtime)
     port = free_port()
+    log = (tmp_path / "server.log").open("w")
     server = subprocess.Popen(
         [
             str(BIN / "jupyter-lab"),
@@ -176,10 +181,14 @@ def jupyterlab(tmp_path, built_site):
             "--allow-root",
             "--LabApp.expose_app_in_browser=True",
             f"--ServerApp.root_dir={tmp_path}",
+            # the kernel's channels on Unix sockets, not on TCP ports found free a moment
+            # before the kernel binds them, which a kernel of another test may take first
+            "--KernelManager.transport=ipc",
         ],
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        cwd=tmp_path,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         for _ in range(240):
@@ -199,9 +208,13 @@ def jupyterlab(tmp_path, built_site):
             # it waits for its kernels to shut down; nothing here needs that
             server.kill()
             server.wait(timeout=30)
+        log.close()
+        shutil.rmtree(runtime, ignore_errors=True)
 
 
 LAB_CHAPTER = "ch11-alibi"
+# the open notebook's kernel status in JupyterLab ('starting', 'idle', 'busy', ...)
+KERNEL_STATUS = "jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel?.status"
 
 
 def glued_on_the_site(site: Path, chapter: str) -> list[str]:
@@ -218,10 +231,11 @@ def glued_on_the_site(site: Path, chapter: str) -> list[str]:
 
 
 @pytest.mark.lab
-def test_jupyterlab_shows_the_books_numbers_and_myst(jupyterlab, built_site):
+def test_jupyterlab_shows_the_books_numbers_and_myst(jupyterlab, built_site, tmp_path):
     """`make lab`'s route: a chapter opened in JupyterLab and run from top to bottom shows the
     numbers the website shows where the website shows them (not a glue key), no reference as
     "⚠ label", every theorem-like statement as a MyST box (jupyterlab-myst), and no error."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     origin, path = jupyterlab
@@ -247,12 +261,24 @@ def test_jupyterlab_shows_the_books_numbers_and_myst(jupyterlab, built_site):
             path,
         )
         page.wait_for_selector(".jp-Notebook .jp-MarkdownCell .myst", timeout=60000)
+        # Run all only once the kernel is up: cells run while it is still starting may be
+        # skipped (under load, the prompts then stayed empty until the timeout)
+        page.wait_for_function(f"{KERNEL_STATUS} === 'idle'", timeout=120000)
         page.evaluate("jupyterapp.commands.execute('notebook:run-all-cells')")
-        page.wait_for_function(
-            "[...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]"
-            ".every(p => /\\[\\d+\\]/.test(p.innerText))",
-            timeout=300000,
-        )
+        try:
+            page.wait_for_function(
+                "[...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]"
+                ".every(p => /\\[\\d+\\]/.test(p.innerText))",
+                timeout=300000,
+            )
+        except PlaywrightTimeout:
+            prompts = page.evaluate(
+                "[...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]"
+                ".map(p => p.innerText.trim())"
+            )
+            status = page.evaluate(KERNEL_STATUS)
+            log = (tmp_path / "server.log").read_text()[-3000:]
+            pytest.fail(f"run-all unfinished: prompts {prompts}, kernel {status}\n{log}")
         shown = page.evaluate(
             "[...document.querySelectorAll('.jp-MarkdownCell')].map(c => c.textContent).join('\\n')"
         )
