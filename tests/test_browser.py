@@ -546,7 +546,10 @@ def test_a_folded_proof_shows_its_end_mark_only_when_opened(browser, server):
     page, outside, errors = visit(browser, f"{server}/book/ch12-rope.html", server)
     proof = "div.prf-proof.dropdown"
     assert page.evaluate(END_MARK.format(proof)) == "none"
-    page.locator(f"{proof} > .admonition-title").first.click()
+    # A click event on the title itself, as togglebutton listens for: a mouse click at the
+    # title's centre can land on a neighbour when MathJax, typesetting as the page scrolls,
+    # moves the title between Playwright's aim and its click (failed so in CI under load).
+    page.locator(f"{proof} > .admonition-title").first.dispatch_event("click")
     page.wait_for_function(
         f"!document.querySelector('{proof}').classList.contains('toggle-hidden')"
     )
