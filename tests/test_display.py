@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import posenc
-from posenc.display import format_number, source
+from posenc.display import format_number, source, table
 
 
 def parsed(code):
@@ -148,3 +148,47 @@ def test_format_number_keeps_numpy_integers_whole(integer):
 def test_format_number_bad_input_names_the_argument(args, name):
     with pytest.raises(ValueError, match=rf"^{name}\b"):
         format_number(*args)
+
+
+def test_a_table_is_markdown_on_the_page_and_aligned_text_in_a_terminal():
+    shown = table(["$x$", "share of slow pairs"], [[1000, "0.25"], [10, 0.5]])
+    assert shown._repr_markdown_().splitlines() == [
+        "| $x$ | share of slow pairs |",
+        "| ---: | ---: |",
+        "| 1,000 | 0.25 |",
+        "| 10 | 0.500 |",
+    ]
+    assert repr(shown).splitlines() == [
+        "  $x$  share of slow pairs",
+        "1,000                 0.25",
+        "   10                0.500",
+    ]
+
+
+def test_a_table_sets_numbers_flush_right_and_labels_left():
+    shown = table(
+        ["table", "$D/O$", "$D$"], [["word", "27.0", 0.00306], ["pos", 4.8, 5.37e-4]]
+    )
+    assert shown._repr_markdown_().splitlines()[1] == "| :--- | ---: | ---: |"
+    assert repr(shown).splitlines() == [
+        "table  $D/O$          $D$",
+        "word    27.0      0.00306",
+        "pos     4.80  5.37 × 10⁻⁴",
+    ]
+
+
+@pytest.mark.parametrize(
+    "columns, rows, named",
+    [
+        ("x", [], "columns"),
+        ([], [], "columns"),
+        (["x", 2], [], "columns"),
+        (["x", "y"], [[1]], "rows"),
+        (["x"], [["a|b"]], "cell"),
+        (["x"], [["two\nlines"]], "cell"),
+        (["x"], [[float("nan")]], "value"),
+    ],
+)
+def test_a_table_refuses_what_it_cannot_show(columns, rows, named):
+    with pytest.raises(ValueError, match=named):
+        table(columns, rows)

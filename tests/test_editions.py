@@ -554,6 +554,40 @@ def test_chinese_code_cells_are_the_english_code_with_chinese_comments(pairs):
     assert not left, f"English left in the comments of {len(left)} pages: {left}"
 
 
+# What a cell prints as text (not code, not a table: a table's titles are messages of the page)
+PRINTED = "div.cell_output > div.output.stream, div.cell_output > div.output.text_plain"
+
+
+def printed_phrases(page: BeautifulSoup) -> Counter:
+    """English phrases in the text the page's cells print."""
+    found = Counter()
+    for output in page.select(PRINTED):
+        found += english_phrases(f"<p>{html.escape(output.get_text())}</p>")
+    return found
+
+
+def test_the_printed_output_scan_finds_a_printed_label():
+    """The control: a label printed in English, as chapter 5 printed one, is found."""
+    printed = (
+        '<div class="cell_output"><div class="output stream"><pre>'
+        "x =   10: mean arrow 0.67+0.17j, slow share 0.75</pre></div></div>"
+    )
+    found = printed_phrases(BeautifulSoup(printed, "html.parser"))
+    assert set(found) == {"mean arrow", "slow share"}
+
+
+@pytest.mark.site
+def test_chinese_cells_print_no_english_labels(pairs):
+    """A cell shows its labelled results as a table (posenc.display.table), whose titles the
+    catalogue translates, never as English printed beside the numbers; what cells print is
+    arrays, formulas and numbers. Errors a cell shows are in a table as code."""
+    left = {}
+    for page, (_, chinese) in pairs.items():
+        if found := printed_phrases(chinese):
+            left[page] = dict(found)
+    assert not left, f"English printed by the cells of {len(left)} pages: {left}"
+
+
 def chinese_site_pages() -> list[Path]:
     """Every HTML page of the Chinese edition (chapters, the index of statements, the search
     page), not the assets."""

@@ -1,13 +1,16 @@
-"""Showing the library's own code in the book.
+"""Showing the library's own code, and a cell's results, in the book.
 
 A chapter that derives a function in prose then shows the library's source with
 :func:`source`, so the code a reader sees is the code that runs (nothing is retyped), and the
-chapter's checks test that same function.
+chapter's checks test that same function. An open cell that computes a few rows of numbers
+shows them with :func:`table`: a table on the page and in Jupyter, whose column titles the
+Chinese edition translates like any sentence of the page (a printed line would stay English).
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 import textwrap
 
 
@@ -62,6 +65,77 @@ def source(obj, *, docstring: bool = False) -> Source:
     docstring would.
     """
     return Source(obj, docstring=docstring)
+
+
+class Table:
+    """Rows of results under column titles: a Markdown table in Jupyter and on the page,
+    aligned columns of text where only ``repr`` is shown (a terminal)."""
+
+    def __init__(self, columns, rows):
+        given = columns
+        columns = None if isinstance(columns, str) else list(columns)
+        if columns is None or not all(isinstance(title, str) for title in columns):
+            raise ValueError(
+                f"columns must be a list of titles (strings), got {given!r}"
+            )
+        self.columns = [_cell(title) for title in columns]
+        if not self.columns:
+            raise ValueError("columns must name at least one column, got none")
+        self.rows = [[_cell(value) for value in row] for row in rows]
+        for row in self.rows:
+            if len(row) != len(self.columns):
+                raise ValueError(
+                    f"rows must have one value per column ({len(self.columns)}), "
+                    f"got a row of {len(row)}: {row!r}"
+                )
+
+    def numeric(self, column: int) -> bool:
+        """Whether every value of the column is a number (set flush right, labels left)."""
+        return all(NUMBER.fullmatch(row[column]) for row in self.rows)
+
+    def _repr_markdown_(self) -> str:
+        align = [
+            "---:" if self.numeric(k) else ":---" for k in range(len(self.columns))
+        ]
+        lines = [self.columns, align, *self.rows]
+        return "\n".join("| " + " | ".join(line) + " |" for line in lines)
+
+    def __repr__(self) -> str:
+        lines = [self.columns, *self.rows]
+        texts = []
+        for k in range(len(self.columns)):
+            width = max(len(line[k]) for line in lines)
+            pad = str.rjust if self.numeric(k) else str.ljust
+            texts.append([pad(line[k], width) for line in lines])
+        return "\n".join("  ".join(line).rstrip() for line in zip(*texts, strict=True))
+
+
+# A number as a cell shows it: "1,000", "−0.041", "+0.436773", "1.14 × 10⁻⁴", "38%", "—"
+NUMBER = re.compile(
+    r"[-+−]?[\d,.]+(?: × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?%?|[-+−]?10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+|—|"
+)
+
+
+def _cell(value) -> str:
+    """A table cell: text as given (a number the caller formatted), a number by
+    :func:`format_number`."""
+    if isinstance(value, str):
+        if "|" in value or "\n" in value:
+            raise ValueError(
+                f"a table cell may not hold '|' or a line break, got {value!r}"
+            )
+        return value
+    return format_number(value, 3)
+
+
+def table(columns, rows) -> Table:
+    """Display ``rows`` (each a list of one value per column) under the titles ``columns``.
+
+    A value that is a string is shown as written, so the cell's own f-string chooses the
+    digits; a number is written by :func:`format_number` to three significant digits. Titles
+    may hold inline maths (``"$x$"``), which the page and Jupyter typeset.
+    """
+    return Table(columns, rows)
 
 
 SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
