@@ -66,9 +66,13 @@ LANGUAGE = "zh_CN"
 LOCALE = ROOT / "locale"
 CATALOGUES = LOCALE / LANGUAGE / "LC_MESSAGES"
 GLOSSARY = LOCALE / LANGUAGE / "glossary.md"
-# the code cells' comments (tools/extensions/translated_comments.py)
-COMMENTS = LOCALE / LANGUAGE / "code-comments.po"
 BUILD = ROOT / "_build"
+# the code cells' comments: their catalogue, and the template the gettext build writes
+sys.path.insert(0, str(ROOT / "tools" / "extensions"))
+import translated_comments  # noqa: E402 - found through the path set just above
+
+COMMENTS = ROOT / str(translated_comments.CATALOGUE).format(language=LANGUAGE)
+COMMENTS_TEMPLATE = BUILD / translated_comments.TEMPLATE
 OUTPUT = BUILD / "html" / "zh"
 TEMPLATES = BUILD / "gettext"
 
@@ -276,7 +280,7 @@ def update_code_comments() -> int:
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import read_po, write_po
 
-    with (BUILD / "code-comments.pot").open("rb") as handle:
+    with COMMENTS_TEMPLATE.open("rb") as handle:
         template = read_po(handle)
     path = COMMENTS
     catalogue = Catalog(locale=LANGUAGE)
