@@ -287,9 +287,14 @@ def update_code_comments() -> int:
     if path.exists():
         with path.open("rb") as handle:
             catalogue = read_po(handle, locale=LANGUAGE)
+    before = [(entry.id, entry.string, entry.fuzzy) for entry in catalogue if entry.id]
     catalogue.update(template)
-    with path.open("wb") as handle:
-        write_po(handle, catalogue, width=0, include_lineno=False, ignore_obsolete=True)
+    after = [(entry.id, entry.string, entry.fuzzy) for entry in catalogue if entry.id]
+    if after != before or not path.exists():  # else no new creation date, no one-line diff
+        with path.open("wb") as handle:
+            write_po(
+                handle, catalogue, width=0, include_lineno=False, ignore_obsolete=True
+            )
     untranslated = sum(1 for entry in catalogue if entry.id and not entry.string)
     fuzzy = sum(1 for entry in catalogue if entry.id and entry.fuzzy)
     print(
