@@ -110,7 +110,8 @@ class Table:
         return "\n".join("  ".join(line).rstrip() for line in zip(*texts, strict=True))
 
 
-# A number as a cell shows it: "1,000", "−0.041", "+0.436773", "1.14 × 10⁻⁴", "38%", "—"
+# A number as a cell shows it: "1,000", "−0.041", "+0.436773", "1.14 × 10⁻⁴", "38%"; and "—"
+# or an empty cell, which stand for a number that is missing and keep the column flush right
 NUMBER = re.compile(
     r"[-+−]?[\d,.]+(?: × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?%?|[-+−]?10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+|—|"
 )
