@@ -356,6 +356,9 @@ def test_render_and_show_leave_no_figure_open():
 
 def test_figures_have_no_title(written):
     """Captions live in the book's cell metadata; a matplotlib title would duplicate them.
+    The one exception is in a drawing for phones of a figure whose caption names its panels by
+    place: its stacked panels are headed "Left", ("Middle",) "Right" at the left, the words
+    the caption uses (test_a_caption_naming_panels_by_place_gets_them_headed_on_phones).
     (Checked on the Figures that ``write_all`` built, see the ``written`` fixture: each figure
     and its drawing for phones.)"""
     titles = written["titles"]
@@ -363,7 +366,53 @@ def test_figures_have_no_title(written):
     for name, seen in titles.items():
         assert seen["suptitle"] == "", name
         assert not seen["texts"], name
-        assert all(title == "" for title in seen["axes"]), f"{name} has an axes title"
+        headings = seen["axes"][0::3]  # left, centre and right title of each axes
+        others = seen["axes"][1::3] + seen["axes"][2::3]
+        assert all(title == "" for title in others), f"{name} has an axes title"
+        figure = name.removesuffix(PHONE)
+        if name.endswith(PHONE) and figures.entry(figure).panels_by_place:
+            named = [title for title in headings if title]  # (not a colour bar's)
+            places = figures.PLACES.get(len(named))
+            assert places and named == list(places), f"{name}: panels headed {headings}"
+        else:
+            assert all(title == "" for title in headings), f"{name} has an axes title"
+
+
+CAPTION_NAMING_PANELS_BY_PLACE = re.compile(r"\bLeft\b")
+
+
+def test_a_caption_naming_panels_by_place_gets_them_headed_on_phones(book_cells):
+    """A phone stacks a row of panels, so a caption's "Left: ... Right: ..." would point at
+    nothing: exactly the figures whose captions name their panels by place are registered with
+    ``panels_by_place`` (and their drawing for phones heads the panels with those words, see
+    test_figures_have_no_title). Negative control: a figure that names its panels by place but
+    has no row to stack fails to build for phones."""
+    by_place = {
+        name
+        for _, name, mystnb, _ in book_cells
+        if name in STATIC
+        and CAPTION_NAMING_PANELS_BY_PLACE.search(mystnb["figure"]["caption"])
+    }
+    registered = {name for name in STATIC if figures.entry(name).panels_by_place}
+    assert len(by_place) >= 20
+    assert by_place == registered, (
+        f"captions name panels by place: {sorted(by_place - registered)} not registered "
+        f"with panels_by_place; {sorted(registered - by_place)} registered, caption does not"
+    )
+    from posenc.figures import ch02_taylor_expansion
+
+    def one_panel():
+        return plt.subplots(figsize=(8, 3))[0]
+
+    one_panel.__module__ = ch02_taylor_expansion.__name__
+    figures.figure("fig-ch02-one-panel-by-place", panels_by_place=True)(one_panel)
+    try:
+        assert figures.build("fig-ch02-one-panel-by-place").axes  # wide: as ever
+        with pytest.raises(ValueError, match="panels_by_place"):
+            figures.build("fig-ch02-one-panel-by-place", phone=True)
+    finally:
+        del figures._REGISTRY["fig-ch02-one-panel-by-place"]
+        plt.close("all")
 
 
 def test_build_unknown_name_raises():

@@ -18,9 +18,12 @@ The rules, checked when a module registers its figures:
 
 Every static figure is also drawn for phones (``render(name, "svg", phone=True)``; the website
 shows it on screens narrower than 576 px, tools/extensions/phone_figures.py): the same builder,
-its figure :data:`PHONE_WIDTH` wide instead of about 8 in, a row of three or four panels
-stacked into rows of at most two, and no text under :data:`PHONE_TEXT`. Drawn 8 in wide, a
-figure shrank to about 41 % in a phone's column, its labels 4 to 5 px tall.
+its figure :data:`PHONE_WIDTH` wide instead of about 8 in, a row of panels stacked (four or
+six panels into rows of two, fewer into one column), and no text under :data:`PHONE_TEXT`.
+Drawn 8 in wide, a figure shrank to about 41 % in a phone's column, its labels 4 to 5 px tall.
+A figure whose caption names its panels by place ("Left: ...; Right: ...") is registered with
+``panels_by_place=True``: stacked, its panels are headed with those words (:data:`PLACES`),
+which the caption still points at.
 
 Every figure is also drawn in Chinese for the Chinese edition (``language="zh_CN"`` of
 :func:`build` and :func:`render`; ``make figures`` writes them to ``figures/zh_CN/``): the same
@@ -91,6 +94,7 @@ class Entry:
     builder: Callable
     description: str = ""
     twin: str = ""
+    panels_by_place: bool = False
 
     @property
     def origin(self) -> str:
@@ -124,11 +128,13 @@ def _register(entry: Entry) -> None:
     _REGISTRY[entry.name] = entry
 
 
-def figure(name: str):
-    """Register a static figure: ``builder()`` returns a matplotlib Figure."""
+def figure(name: str, panels_by_place: bool = False):
+    """Register a static figure: ``builder()`` returns a matplotlib Figure. With
+    ``panels_by_place``, its caption names a row's panels "Left", ("Middle",) "Right", and the
+    drawing for phones, which stacks them, heads each with that word."""
 
     def register(builder: Callable[[], Figure]) -> Callable[[], Figure]:
-        _register(Entry(name, STATIC, builder))
+        _register(Entry(name, STATIC, builder, panels_by_place=panels_by_place))
         return builder
 
     return register
@@ -166,21 +172,26 @@ def entry(name: str) -> Entry:
 
 
 # A figure drawn for phones: this wide (inches; 480 px, which a 390 px phone's column shows at
-# about three quarters), its height this share of the figure's, at most this many panels side
-# by side, and no text smaller than this (points: about 9 px as the phone shows it)
+# about three quarters), its height this share of the figure's, and no text smaller than this
+# (points: about 9 px as the phone shows it)
 PHONE_WIDTH = 4.8
 PHONE_HEIGHT = 0.85
-PHONE_COLUMNS = 1
 PHONE_TEXT = 9.5
+# The words a caption uses for the panels of a row of two or three; the stacked drawing for
+# phones heads its panels with them (translated by the table of _labels in the Chinese one).
+PLACES = {2: ("Left", "Right"), 3: ("Left", "Middle", "Right")}
 
 
 @contextlib.contextmanager
-def _drawn_for_phones():
+def _drawn_for_phones(panels_by_place: bool = False):
     """While the block runs, a builder's ``plt.subplots`` and ``plt.figure`` make a figure
-    for phones: :data:`PHONE_WIDTH` wide, and a single row of more than :data:`PHONE_COLUMNS`
-    panels folded into rows of that many (the axes come back in the shape the builder asked
-    for, so its code runs unchanged)."""
+    for phones: :data:`PHONE_WIDTH` wide, and a single row of panels stacked, four or six into
+    rows of two, two or three into one column (the axes come back in the shape the builder
+    asked for, so its code runs unchanged). With ``panels_by_place``, a row stacked into one
+    column has its panels headed with the words of :data:`PLACES`; the block yields the list
+    of those headings."""
     subplots, figure = plt.subplots, plt.figure
+    headings = []
 
     def size(figsize, rows=1, new_rows=1):
         width, height = figsize or matplotlib.rcParams["figure.figsize"]
@@ -201,6 +212,10 @@ def _drawn_for_phones():
                 rows, columns, figsize=size(figsize, 1, rows), squeeze=False, **kwargs
             )
             axes = axes.ravel()
+            if panels_by_place and columns == 1 and ncols in PLACES:
+                for ax, place in zip(axes, PLACES[ncols], strict=True):
+                    # a heading of its own at the left, beside any title the builder sets
+                    headings.append(ax.set_title(place, loc="left"))
             return fig, (axes if squeeze else axes.reshape(1, ncols))
         return subplots(nrows, ncols, figsize=size(figsize), squeeze=squeeze, **kwargs)
 
@@ -210,7 +225,7 @@ def _drawn_for_phones():
     plt.subplots, plt.figure = phone_subplots, phone_figure
     _style._DRAWING_FOR_PHONES[0] = True
     try:
-        yield
+        yield headings
     finally:
         plt.subplots, plt.figure = subplots, figure
         _style._DRAWING_FOR_PHONES[0] = False
@@ -229,8 +244,13 @@ def build(name: str, phone: bool = False, language: str = "en"):
         if not phone:
             fig = found.builder()
         else:
-            with _drawn_for_phones():
+            with _drawn_for_phones(found.panels_by_place) as headings:
                 fig = found.builder()
+            if found.panels_by_place and not headings:
+                raise ValueError(
+                    f"figure {name!r} is registered with panels_by_place=True, but its "
+                    "drawing for phones stacks no row of two or three panels into a column"
+                )
             for text in fig.findobj(Text):
                 if text.get_fontsize() < PHONE_TEXT:
                     text.set_fontsize(PHONE_TEXT)

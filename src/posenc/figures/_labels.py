@@ -37,6 +37,11 @@ STATIC = {
     "$x$  (small $x$)": "$x$（小 $x$）",
     "{0} heads": "{0} 个头",
     "32 pairs, $\\theta_i = b^{-2i/d}$": "32 个频率对，$\\theta_i = b^{-2i/d}$",
+    # the headings of stacked panels in a drawing for phones (figures.PLACES), the words of the
+    # Chinese captions ("左：…右：…")
+    "Left": "左",
+    "Middle": "中",
+    "Right": "右",
     "Im $p_m$": "虚部 $p_m$",
     "Re $p_m$": "实部 $p_m$",
     "NTK, evaluation": "NTK，评估",

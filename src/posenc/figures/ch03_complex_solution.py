@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import block_encoding, decay_integral, decay_sum, frequencies, sinusoidal
 from . import figure
-from ._style import SEQUENTIAL, d_color
+from ._style import SEQUENTIAL, d_color, phone
 
 # Small settings that keep the pictures legible.
 CIRCLE_D, CIRCLE_BASE, CIRCLE_STEPS = 6, 100.0, 24
@@ -60,12 +60,14 @@ def complex_circle():
     return fig
 
 
-@figure("fig-ch03-gram")
+@figure("fig-ch03-gram", panels_by_place=True)
 def complex_gram():
     m = np.arange(GRAM_POSITIONS)
     paper = sinusoidal(m, GRAM_D, BASE)
     shuffled = block_encoding(m, random_frequencies(GRAM_D))
-    fig, axes = plt.subplots(1, 2, figsize=(8, 3.6), sharey=True)
+    # constrained: the colour bar spans both panels, and on a phone, where they are stacked,
+    # the lower panel's label clears the upper one's axis
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.6), sharey=True, layout="constrained")
     for ax, table in zip(axes, (paper, shuffled), strict=False):
         gram = table @ table.T / (GRAM_D / 2)
         image = ax.imshow(gram, vmin=-1, vmax=1, interpolation="nearest")
@@ -95,6 +97,10 @@ def complex_gram():
         shrink=0.9,
         pad=0.02,
     )
+    if phone():
+        # the stacked panels' headings ("Left", "Right") go above the labels
+        for ax in axes:
+            ax.set_title(ax.get_title(loc="left"), loc="left", pad=18)
     return fig
 
 

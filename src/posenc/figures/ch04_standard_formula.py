@@ -59,7 +59,7 @@ def pe_sinusoids():
     return fig
 
 
-@figure("fig-ch04-wavelengths")
+@figure("fig-ch04-wavelengths", panels_by_place=True)
 def pe_wavelengths():
     i = np.arange(D_MODEL // 2)
     paper = 2 * np.pi / frequencies(D_MODEL, BASE)
@@ -108,7 +108,7 @@ def pe_layouts():
     return fig
 
 
-@figure("fig-ch04-shift-rotation")
+@figure("fig-ch04-shift-rotation", panels_by_place=True)
 def shift_rotation():
     omega, k, steps = 0.3, 3, 14
     t = np.arange(steps)
@@ -149,7 +149,7 @@ def shift_rotation():
     return fig
 
 
-@figure("fig-ch04-inner-product")
+@figure("fig-ch04-inner-product", panels_by_place=True)
 def pe_inner_product():
     theta = frequencies(D_MODEL, BASE)
     near = np.arange(-60, 61)

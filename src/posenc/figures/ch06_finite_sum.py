@@ -15,7 +15,7 @@ def _log_integers(lo, hi, n):
     return np.unique(np.round(np.logspace(np.log10(lo), np.log10(hi), n)))
 
 
-@figure("fig-ch06-sum-vs-integral")
+@figure("fig-ch06-sum-vs-integral", panels_by_place=True)
 def finite_sum_vs_integral():
     fig, (left, right) = plt.subplots(
         1, 2, figsize=(8.4, 3.6), sharey=True, gridspec_kw={"width_ratios": [1, 1.3]}

@@ -86,7 +86,7 @@ def _draw_sums(left, right, x, lw, ls, pale=0.0, **style):
         )
 
 
-@figure("fig-ch07-short-range")
+@figure("fig-ch07-short-range", panels_by_place=True)
 def schedules_short():
     x = np.linspace(0, 50, 1001)
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.6), sharey=True)
@@ -149,7 +149,7 @@ def schedules_long():
     return fig
 
 
-@figure("fig-ch07-crossings")
+@figure("fig-ch07-crossings", panels_by_place=True)
 def schedules_crossings():
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4))
     bases = np.logspace(0.5, 8, 31)

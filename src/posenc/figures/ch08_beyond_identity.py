@@ -31,7 +31,7 @@ def _explained(c):
     )
 
 
-@figure("fig-ch08-diagonal")
+@figure("fig-ch08-diagonal", panels_by_place=True)
 def beyond_diagonal():
     p = sinusoidal(N, D)
     h = np.diag(diagonal_h())
@@ -61,7 +61,7 @@ def beyond_diagonal():
     return fig
 
 
-@figure("fig-ch08-offdiagonal")
+@figure("fig-ch08-offdiagonal", panels_by_place=True)
 def beyond_offdiagonal():
     p = sinusoidal(N, D)
     strengths = np.linspace(0, 1, 21)

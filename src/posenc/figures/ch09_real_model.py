@@ -119,7 +119,7 @@ def model_covariance():
     return fig
 
 
-@figure("fig-ch09-norms")
+@figure("fig-ch09-norms", panels_by_place=True)
 def model_norms():
     word, position = tables()
     word_norm = np.linalg.norm(word, axis=1)
@@ -149,7 +149,7 @@ def model_norms():
     return fig
 
 
-@figure("fig-ch09-gram")
+@figure("fig-ch09-gram", panels_by_place=True)
 def model_gram():
     _, position = tables()
     n, d = position.shape
@@ -212,7 +212,7 @@ def model_gram():
     return fig
 
 
-@figure("fig-ch09-spectrum")
+@figure("fig-ch09-spectrum", panels_by_place=True)
 def model_spectrum():
     _, position = tables()
     n, d = position.shape

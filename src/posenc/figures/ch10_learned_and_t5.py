@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import t5_bucket
 from . import figure
+from ._style import phone
 
 # T5's defaults (Raffel et al. 2020; Hugging Face T5Attention).
 NUM_BUCKETS = 32
@@ -54,7 +55,7 @@ def t5_buckets():
     return fig
 
 
-@figure("fig-ch10-t5-toeplitz")
+@figure("fig-ch10-t5-toeplitz", panels_by_place=True)
 def t5_toeplitz():
     length, d = 48, 32
     rng = np.random.default_rng(SEED)
@@ -77,5 +78,8 @@ def t5_toeplitz():
         ax.set_ylabel("query position m")
         ax.text(0.0, 1.03, label, transform=ax.transAxes, fontsize=10)
         fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+        if phone():
+            # the stacked panels' headings ("Left", "Right") go above the labels
+            ax.set_title(ax.get_title(loc="left"), loc="left", pad=18)
     fig.tight_layout()
     return fig

@@ -11,7 +11,7 @@ HEAD_COUNTS = (8, 12, 16, 20, 32)
 MARKERS = ("o", "s", "^", "D", "v")
 
 
-@figure("fig-ch11-slopes")
+@figure("fig-ch11-slopes", panels_by_place=True)
 def alibi_slopes_figure():
     fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.6), sharey=True)
     colours = ("C0", "C1", "C2", "C3", "C4")
@@ -86,7 +86,7 @@ def alibi_bias_figure():
     return fig
 
 
-@figure("fig-ch11-vs-sinusoidal")
+@figure("fig-ch11-vs-sinusoidal", panels_by_place=True)
 def alibi_vs_sinusoidal():
     x_alibi = np.arange(0, 513)
     slopes = alibi_slopes(8)

@@ -12,13 +12,14 @@ from .. import (
 )
 from . import figure, interactive_figure
 from ._plotly import COLORS, base_layout, power_label, rounded, slider_and_menu
+from ._style import phone
 from ._widgets import dimension_slider, explorer, log_slider
 
 D, BASE = 128, 1.0e4
 MAX_DISTANCE = 256
 
 
-@figure("fig-ch12-rotation")
+@figure("fig-ch12-rotation", panels_by_place=True)
 def rope_rotation():
     theta = 0.35
     q, k = 0.9 * np.exp(0.25j), 0.7 * np.exp(1.2j)
@@ -58,15 +59,19 @@ def rope_rotation():
             stop += 2 * np.pi
         arc = np.linspace(start, stop, 60)
         ax.plot(0.3 * np.cos(arc), 0.3 * np.sin(arc), color="0.3", lw=1.0)
+        # on a phone the note is wider than the stacked panel: it goes over the panel, under
+        # the panel's heading ("Left", "Right"), instead of over the circle's lower ticks
         ax.text(
             0.5,
-            0.02,
+            1.02 if phone() else 0.02,
             f"m = {m}, n = {n}: angle $\\varphi_k - \\varphi_q + (n-m)\\theta$",
             transform=ax.transAxes,
             ha="center",
             va="bottom",
             fontsize=9,
         )
+        if phone():
+            ax.set_title(ax.get_title(loc="left"), loc="left", pad=18)
         ax.set_aspect("equal")
         ax.set_xlim(-1.3, 1.3)
         ax.set_ylim(-1.3, 1.3)
@@ -78,7 +83,7 @@ def rope_rotation():
     return fig
 
 
-@figure("fig-ch12-decay")
+@figure("fig-ch12-decay", panels_by_place=True)
 def rope_decay():
     x = np.arange(MAX_DISTANCE + 1, dtype=float)
     curve = rope_bound(x, D, BASE)

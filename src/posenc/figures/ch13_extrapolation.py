@@ -6,18 +6,22 @@ from matplotlib.ticker import NullLocator
 
 from .. import cos_sums, frequencies, ntk_base
 from . import figure
+from ._style import phone
 
 D, BASE = 128, 1.0e4
 TRAIN_L, SCALE = 4096, 4
 CRITERION_L = 4096
 
 
-@figure("fig-ch13-angles")
+@figure("fig-ch13-angles", panels_by_place=True)
 def extrap_angles():
     theta = frequencies(D, BASE)
     i = np.arange(D // 2)
     fig, (left, right) = plt.subplots(
-        1, 2, figsize=(8, 3.5), gridspec_kw={"width_ratios": [1.6, 1]}
+        1,
+        2,
+        figsize=(8, 4.3 if phone() else 3.5),  # on a phone, room for the legend below
+        gridspec_kw={"width_ratios": [1.6, 1]},
     )
     left.semilogy(
         i, (TRAIN_L - 1) * theta, color="C0", lw=1.6, label=f"training, $x < {TRAIN_L}$"
@@ -66,12 +70,15 @@ def extrap_angles():
     right.set_xticks([-1, 0, 1])
     right.set_yticks([-1, 0, 1])
     right.set_xlabel("lowest frequency, $i = d/2 - 1$")
-    right.legend(loc="upper center", fontsize=8, frameon=False)
+    if phone():  # under the axis label: on a phone the legend covered the circle
+        right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.38), frameon=False)
+    else:
+        right.legend(loc="upper center", fontsize=8, frameon=False)
     fig.tight_layout()
     return fig
 
 
-@figure("fig-ch13-scaling")
+@figure("fig-ch13-scaling", panels_by_place=True)
 def extrap_scaling():
     i = np.arange(D // 2)
     theta = frequencies(D, BASE)
@@ -116,7 +123,7 @@ def extrap_scaling():
     return fig
 
 
-@figure("fig-ch13-min-vs-base")
+@figure("fig-ch13-min-vs-base", panels_by_place=True)
 def extrap_min_vs_base():
     bases = np.geomspace(1.2e4, 6.0e4, 1200)
     low = np.array([cos_sums(CRITERION_L, D, b).min() for b in bases])

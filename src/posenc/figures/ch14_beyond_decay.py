@@ -48,7 +48,7 @@ def xpos_expected(x):
     )
 
 
-@figure("fig-ch14-independent")
+@figure("fig-ch14-independent", panels_by_place=True)
 def independent_qk():
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.4, 3.5))
     for rho, color in ((0.0, "C0"), (0.5, "C2"), (1.0, "C3")):
@@ -99,7 +99,7 @@ def independent_qk():
     return fig
 
 
-@figure("fig-ch14-pi")
+@figure("fig-ch14-pi", panels_by_place=True)
 def position_interpolation():
     h, s, _ = pi_fit()
     far = np.arange(0.0, 2.0 * PI_L)

@@ -47,7 +47,7 @@ def _length_axis(ax):
     ax.set_xlabel("evaluation length")
 
 
-@figure("fig-ch15-length")
+@figure("fig-ch15-length", panels_by_place=True)
 def accuracy_by_length():
     records = _load()
     fig, axes = plt.subplots(1, 2, figsize=(8.6, 3.6), sharey=True)
@@ -133,7 +133,7 @@ ROPE_STYLES = {
 }
 
 
-@figure("fig-ch15-rope")
+@figure("fig-ch15-rope", panels_by_place=True)
 def rope_variants():
     records = _load()
     fig, axes = plt.subplots(1, 2, figsize=(8.6, 3.6), sharey=True)
