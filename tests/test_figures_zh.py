@@ -204,6 +204,7 @@ def test_english_figures_keep_their_font():
 REPRODUCED = ["fig-ch02-taylor-error", "fig-ch01-attention", "fig-ch09-covariance"]
 
 
+@pytest.mark.render  # about 20 s: left to `make test`, as the English twin's figures are
 def test_chinese_files_are_byte_identical_from_run_to_run(tmp_path):
     """Written twice in this process and once by ``python -m posenc.figures`` in a child
     process with another hash seed: the same bytes, every format."""
