@@ -77,3 +77,10 @@ _DRAWING_FOR_PHONES = [False]
 def phone() -> bool:
     """Whether the figure being built is drawn for phones."""
     return _DRAWING_FOR_PHONES[0]
+
+
+def heading_over_label(ax) -> None:
+    """On a phone, lift a stacked panel's heading ("Left", "Right": ``figures.PLACES``) above
+    the label its builder wrote over the panel, which it would otherwise cover."""
+    if phone():
+        ax.set_title(ax.get_title(loc="left"), loc="left", pad=18)

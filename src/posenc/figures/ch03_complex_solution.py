@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import block_encoding, decay_integral, decay_sum, frequencies, sinusoidal
 from . import figure
-from ._style import SEQUENTIAL, d_color, phone
+from ._style import SEQUENTIAL, d_color, heading_over_label
 
 # Small settings that keep the pictures legible.
 CIRCLE_D, CIRCLE_BASE, CIRCLE_STEPS = 6, 100.0, 24
@@ -97,10 +97,8 @@ def complex_gram():
         shrink=0.9,
         pad=0.02,
     )
-    if phone():
-        # the stacked panels' headings ("Left", "Right") go above the labels
-        for ax in axes:
-            ax.set_title(ax.get_title(loc="left"), loc="left", pad=18)
+    for ax in axes:
+        heading_over_label(ax)
     return fig
 
 

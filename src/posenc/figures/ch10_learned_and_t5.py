@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import t5_bucket
 from . import figure
-from ._style import phone
+from ._style import heading_over_label
 
 # T5's defaults (Raffel et al. 2020; Hugging Face T5Attention).
 NUM_BUCKETS = 32
@@ -78,8 +78,6 @@ def t5_toeplitz():
         ax.set_ylabel("query position m")
         ax.text(0.0, 1.03, label, transform=ax.transAxes, fontsize=10)
         fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
-        if phone():
-            # the stacked panels' headings ("Left", "Right") go above the labels
-            ax.set_title(ax.get_title(loc="left"), loc="left", pad=18)
+        heading_over_label(ax)
     fig.tight_layout()
     return fig

@@ -12,7 +12,7 @@ from .. import (
 )
 from . import figure, interactive_figure
 from ._plotly import COLORS, base_layout, power_label, rounded, slider_and_menu
-from ._style import phone
+from ._style import heading_over_label, phone
 from ._widgets import dimension_slider, explorer, log_slider
 
 D, BASE = 128, 1.0e4
@@ -70,8 +70,7 @@ def rope_rotation():
             va="bottom",
             fontsize=9,
         )
-        if phone():
-            ax.set_title(ax.get_title(loc="left"), loc="left", pad=18)
+        heading_over_label(ax)
         ax.set_aspect("equal")
         ax.set_xlim(-1.3, 1.3)
         ax.set_ylim(-1.3, 1.3)
