@@ -128,6 +128,15 @@ def test_cache_serves_unchanged_chapters_and_follows_the_library(tmp_path):
         -2000:
     ]
 
+    # The LaTeX build (`make pdf`) shares this build's Sphinx environment (_build/.doctrees):
+    # when it meets a library change first, it reads every page again for itself, and the
+    # website's pages must still be written again with the new results.
+    before = executed_stamp(book, "uses")
+    library.write_text(library.read_text() + "\n# a change the LaTeX build meets first\n")
+    build_book(book, expect_ok=True, builder="latex")
+    build_book(book, expect_ok=True)
+    assert executed_stamp(book, "uses") != before, "the website shows the old results"
+
 
 def test_the_fingerprint_follows_every_library_file_and_the_pins(tmp_path, monkeypatch):
     """What makes the build above drop its cache: any file of posenc (not its bytecode)

@@ -15,7 +15,7 @@ import yaml
 from support.book import ROOT
 
 JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"
-STRICT = ["--builder", "html", "-W", "-n", "--keep-going"]
+STRICT = ["-W", "-n", "--keep-going"]
 
 
 def run(argv: list, timeout: float = 900) -> subprocess.CompletedProcess:
@@ -29,9 +29,10 @@ def run(argv: list, timeout: float = 900) -> subprocess.CompletedProcess:
     )
 
 
-def build_book(source: Path, *, expect_ok: bool | None = None):
-    """The strict build of the book in ``source``, as `make book` runs it."""
-    result = run([JUPYTER_BOOK, "build", source, *STRICT])
+def build_book(source: Path, *, expect_ok: bool | None = None, builder: str = "html"):
+    """The strict build of the book in ``source``, as `make book` runs it (`make pdf`:
+    ``builder="latex"``)."""
+    result = run([JUPYTER_BOOK, "build", source, "--builder", builder, *STRICT])
     if expect_ok is not None and (result.returncode == 0) != expect_ok:
         raise AssertionError(
             f"build of {source} exited {result.returncode}, expected "

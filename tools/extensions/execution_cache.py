@@ -64,8 +64,11 @@ def cache_damage(cache_dir: Path) -> str | None:
 def drop_untrusted_cache(app: Sphinx, env, added, changed, removed) -> list[str]:
     """`env-get-outdated`: delete a cache filled with another library or other requirements,
     or a damaged one, and read every page again. Every page is read again too when the pages
-    this build read last were read with another library: another build that shares the cache
-    (the Chinese edition's, `make translations`) may have filled it anew since."""
+    were read, or this builder last wrote them, with another library: another build that
+    shares the cache (the Chinese edition's, `make translations`) may have filled it anew
+    since; and the LaTeX build (`make pdf`) shares this Sphinx environment, so it may have read
+    the pages with the new library already, and Sphinx writes again only the pages it reads
+    again (or whose source changed): the website would keep the old results."""
     cache_dir = Path(env.mystnb_config.execution_cache_path)
     stamp = cache_dir / FINGERPRINT_FILE
     current = fingerprint()
@@ -80,9 +83,15 @@ def drop_untrusted_cache(app: Sphinx, env, added, changed, removed) -> list[str]
         shutil.rmtree(cache_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
     stamp.write_text(current + "\n")
-    read_with = getattr(env, "posenc_fingerprint", None)  # (a new environment reads all)
-    env.posenc_fingerprint = current  # saved with Sphinx's environment
-    return sorted(env.found_docs) if reason or read_with != current else []
+    # saved with Sphinx's environment (a new one reads every page): the library its pages
+    # were read with, and the one each builder last wrote its pages with
+    read_with = getattr(env, "posenc_fingerprint", None)
+    built_with = getattr(env, "posenc_built_with", {})
+    last_built = built_with.get(app.builder.name, read_with)
+    stale = reason or read_with != current or last_built != current
+    env.posenc_fingerprint = current
+    env.posenc_built_with = {**built_with, app.builder.name: current}
+    return sorted(env.found_docs) if stale else []
 
 
 def setup(app: Sphinx) -> dict:
