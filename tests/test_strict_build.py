@@ -8,6 +8,7 @@ and build extensions (tests/support/small_books.py), as a shell builds it.
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 from support.small_books import (
@@ -136,6 +137,17 @@ def test_cache_serves_unchanged_chapters_and_follows_the_library(tmp_path):
     build_book(book, expect_ok=True, builder="latex")
     build_book(book, expect_ok=True)
     assert executed_stamp(book, "uses") != before, "the website shows the old results"
+
+    # The same after a failed LaTeX build, which deletes the saved environment (Makefile):
+    # the next LaTeX build starts a new one, and the website's build must not trust it.
+    before = executed_stamp(book, "uses")
+    library.write_text(library.read_text() + "\n# a change, then a failed LaTeX build\n")
+    shutil.rmtree(book / "_build" / ".doctrees")
+    build_book(book, expect_ok=True, builder="latex")
+    build_book(book, expect_ok=True)
+    assert executed_stamp(book, "uses") != before, (
+        "after a failed LaTeX build the website shows the old results"
+    )
 
 
 def test_the_fingerprint_follows_every_library_file_and_the_pins(tmp_path, monkeypatch):

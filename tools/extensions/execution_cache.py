@@ -29,6 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
 LIBRARY = ROOT / "src" / "posenc"
 REQUIREMENTS = [ROOT / "requirements.txt", ROOT / "requirements-nodeps.txt"]
 FINGERPRINT_FILE = "posenc-fingerprint.txt"
+# in a builder's output folder, beside Sphinx's own .buildinfo
+WRITTEN_WITH_FILE = ".posenc-buildinfo"
 
 
 def fingerprint() -> str:
@@ -64,11 +66,13 @@ def cache_damage(cache_dir: Path) -> str | None:
 def drop_untrusted_cache(app: Sphinx, env, added, changed, removed) -> list[str]:
     """`env-get-outdated`: delete a cache filled with another library or other requirements,
     or a damaged one, and read every page again. Every page is read again too when the pages
-    were read, or this builder last wrote them, with another library: another build that
-    shares the cache (the Chinese edition's, `make translations`) may have filled it anew
-    since; and the LaTeX build (`make pdf`) shares this Sphinx environment, so it may have read
-    the pages with the new library already, and Sphinx writes again only the pages it reads
-    again (or whose source changed): the website would keep the old results."""
+    were read with another library (another build that shares the cache, the Chinese
+    edition's, may have filled it anew since), and when this builder's output was not written
+    with this library or nobody knows what it was written with (`WRITTEN_WITH_FILE`, absent
+    after an interrupted or failed build). The LaTeX build (`make pdf`) shares the website's
+    Sphinx environment: it may have read the pages with a new library already, and Sphinx
+    writes again only the pages it reads again (or whose source changed), so without this
+    record the website would keep the old results."""
     cache_dir = Path(env.mystnb_config.execution_cache_path)
     stamp = cache_dir / FINGERPRINT_FILE
     current = fingerprint()
@@ -83,15 +87,20 @@ def drop_untrusted_cache(app: Sphinx, env, added, changed, removed) -> list[str]
         shutil.rmtree(cache_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
     stamp.write_text(current + "\n")
-    # saved with Sphinx's environment (a new one reads every page): the library its pages
-    # were read with, and the one each builder last wrote its pages with
+    # saved with Sphinx's environment (a new one reads every page anyway)
     read_with = getattr(env, "posenc_fingerprint", None)
-    built_with = getattr(env, "posenc_built_with", {})
-    last_built = built_with.get(app.builder.name, read_with)
-    stale = reason or read_with != current or last_built != current
     env.posenc_fingerprint = current
-    env.posenc_built_with = {**built_with, app.builder.name: current}
+    written = Path(app.outdir) / WRITTEN_WITH_FILE
+    written_with = written.read_text().strip() if written.exists() else None
+    written.unlink(missing_ok=True)  # until this build has finished
+    stale = reason or read_with != current or written_with != current
     return sorted(env.found_docs) if stale else []
+
+
+def record_written_with(app: Sphinx, exception: Exception | None) -> None:
+    """`build-finished`: the library this builder's output was written with, once it all is."""
+    if exception is None:
+        (Path(app.outdir) / WRITTEN_WITH_FILE).write_text(fingerprint() + "\n")
 
 
 def setup(app: Sphinx) -> dict:
@@ -100,4 +109,5 @@ def setup(app: Sphinx) -> dict:
     # (posenc.figures._plotly.HTML_ONLY_VARIABLE).
     os.environ["POSENC_HTML_ONLY"] = "1"
     app.connect("env-get-outdated", drop_untrusted_cache)
+    app.connect("build-finished", record_written_with)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
