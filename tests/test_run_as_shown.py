@@ -10,9 +10,14 @@ the site's wheel with its `book` extra, held to the site's constraints.txt. So:
 - a page may not lean on code it removes (imports or names set in a `remove-cell` cell): a
   reader who copies the page could not run it;
 - an exercise solution runs after the cells before it, and no later cell may lean on it; nor
-  on a cell whose code the page hides;
-- a cell's value is formatted for display as Jupyter formats it (IPython's display formatter),
-  and a formatter's error fails;
+  on a cell whose code the page hides. Each runs in a copy of the namespace (a reader may skip
+  it) and may not bind again, or delete, a name that the cells before it bound and a later
+  cell reads: in Jupyter, where it runs in the one namespace, that cell would see the change.
+  What such a cell does to shared objects (a list it appends to, NumPy's random state, a file)
+  goes unseen;
+- a cell's last expression, unless a `;` ends the cell (Jupyter then shows nothing), is
+  formatted for display as Jupyter formats it (IPython's display formatter), and a formatter's
+  error fails;
 - posenc comes from the reader's environment, not from the clone (a last cell checks it).
 
 The pages are read from the built HTML of the English edition (the Chinese shows the same
@@ -41,8 +46,10 @@ BIN = Path(sys.executable).parent
 
 # Executes the cells of one page (a JSON list of [kind, source]) in one namespace, in order; a
 # solution, or a cell whose code the page hides, runs in a copy of the namespace, so that no
-# later cell can lean on it. A cell's last expression is formatted as Jupyter formats it. The
-# first failure is reported with its cell and ends the run.
+# later cell can lean on it, and must leave the names later cells read bound as they were (a
+# name read anywhere in a later cell counts, even one that cell binds first). A cell's last
+# expression is formatted as Jupyter formats it. The first failure is reported with its cell and
+# ends the run.
 RUNNER = """
 import ast, contextlib, io, json, sys, traceback
 import matplotlib
@@ -67,8 +74,16 @@ for number, (kind, source) in enumerate(cells, start=1):
         exec(compile(tree, name, "exec"), scope)
         if last is not None:
             value = eval(compile(ast.Expression(last.value), name, "eval"), scope)
-            if value is not None:
+            if value is not None and not source.rstrip().endswith(";"):
                 shown(value)
+        read_later = {node.id for later, code in cells[number:] if later == "main"
+                      for node in ast.walk(ast.parse(code))
+                      if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+        rebound = [key for key, value in namespace.items()
+                   if key in read_later and scope.get(key, scope) is not value]
+        if rebound:
+            raise RuntimeError(f"the cell binds again or deletes {rebound}, which a later "
+                               "cell reads: in Jupyter that cell would see the change")
     except BaseException:
         print(f"{kind} cell {number} failed:\\n{source}\\n", file=sys.stderr)
         traceback.print_exc()
@@ -161,9 +176,10 @@ def reader_env(built_site, tmp_path_factory) -> Path:
     return venv
 
 
-def run_all(runs: list[tuple[str, list, Path]], python: Path, folder: Path) -> list[str]:
-    """Run each (name, cells, ...) in a folder of its own under ``folder`` with ``python``,
-    two at a time (one per core); the failures, each with the end of its log."""
+def run_all(runs: list[tuple[str, list]], python: Path, folder: Path) -> list[str]:
+    """Run each (name, cells) in a folder of its own under ``folder`` with ``python``,
+    isolated from the environment's PYTHONPATH and the user's site packages (``-I``), two at
+    a time (one per core); the failures, each with the end of its log."""
     folder.mkdir(exist_ok=True)
     runner = folder / "runner.py"
     runner.write_text(RUNNER, encoding="utf-8")
@@ -175,7 +191,7 @@ def run_all(runs: list[tuple[str, list, Path]], python: Path, folder: Path) -> l
         while sum(run.poll() is None for _, run, _ in started) >= 2:
             time.sleep(0.2)
         log = (own / "log").open("w")
-        command = [str(python), str(runner), "cells.json"]
+        command = [str(python), "-I", str(runner), "cells.json"]
         started.append((name, subprocess.Popen(command, cwd=own, stderr=log), log))
     for name, run, log in started:
         status = run.wait(timeout=900)
@@ -201,7 +217,8 @@ def test_every_page_runs_as_shown_and_as_downloaded(built_site, reader_env, tmp_
             assert not shown_code(page), f"{relative} shows code but offers no notebook"
             continue
         cells = cells_to_run(page, notebook)
-        runs.append((page.stem, [*cells, ("main", from_the_reader_env)]))
+        name = relative.removesuffix(".html").replace("/", "-")
+        runs.append((name, [*cells, ("main", from_the_reader_env)]))
     assert len(runs) >= 18, f"only {len(runs)} pages offer a notebook"
     failed = run_all(runs, reader_env / "bin" / "python", tmp_path)
     assert not failed, f"{len(failed)} pages do not run as shown:\n\n" + "\n\n".join(failed)
@@ -210,8 +227,9 @@ def test_every_page_runs_as_shown_and_as_downloaded(built_site, reader_env, tmp_
 def test_the_runner_sees_what_a_reader_sees(tmp_path):
     """Negative controls: a page whose shown code leans on a removed cell fails; folded code
     and the cells before a solution count, the names of a solution or of a hidden cell do not
-    reach later cells; a value whose display fails, fails; a notebook whose code is not the
-    page's is refused."""
+    reach later cells, nor may they bind again or delete a name of the cells before that a
+    later cell reads; a value whose display fails, fails, unless a `;` hides it; a notebook
+    whose code is not the page's is refused."""
     page = tmp_path / "page.html"
     page.write_text(
         "<article class='bd-article'>"
@@ -243,17 +261,28 @@ def test_the_runner_sees_what_a_reader_sees(tmp_path):
         "solution-leaks": [*cells],
         "hidden-leaks": [*cells[:3], ("main", "v = x + w")],
         "display-fails": [("main", failing_display)],
-        "all-good": [*cells[:3], ("main", "v = x\nv")],
+        "solution-rebinds": [*cells[:3], ("solution", "x = 3"), ("main", "x")],
+        "hidden-deletes": [*cells[:3], ("hidden", "del x"), ("main", "x + 1")],
+        "all-good": [
+            *cells[:3],
+            ("main", "v = x\nv"),
+            ("main", f"{failing_display};"),  # Jupyter shows nothing: nothing formatted
+            ("solution", "v = 0"),  # binds again a name no later cell reads
+        ],
     }
     failed = run_all(list(outcomes.items()), python, tmp_path / "runs")
     assert [report.split(":")[0] for report in failed] == [
         "solution-leaks",
         "hidden-leaks",
         "display-fails",
+        "solution-rebinds",
+        "hidden-deletes",
     ]
     assert "main cell 4 failed" in failed[0] and "NameError" in failed[0]
     assert "main cell 4 failed" in failed[1] and "'w' is not defined" in failed[1]
     assert "formatting the cell's value failed" in failed[2]
+    assert "solution cell 4 failed" in failed[3] and "deletes ['x'], which a later" in failed[3]
+    assert "hidden cell 4 failed" in failed[4] and "deletes ['x']" in failed[4]
     notebook.cells[0].source = "x = 2"
     nbformat.write(notebook, tmp_path / "page.ipynb")
     with pytest.raises(AssertionError, match="is not the code page.html shows"):
