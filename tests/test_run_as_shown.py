@@ -12,10 +12,11 @@ the site's wheel with its `book` extra, held to the site's constraints.txt. So:
 - an exercise solution runs after the cells before it, and no later cell may lean on it; nor
   on a cell whose code the page hides. Each runs in a copy of the namespace (a reader may skip
   it) and may not bind again, or delete, a name that the cells before it bound and a later
-  cell reads: in Jupyter, where it runs in the one namespace, that cell would see the change.
+  cell reads, itself or through a function it calls by name (RUNNER says how far the reading
+  is traced): in Jupyter, where it runs in the one namespace, that cell would see the change.
   What such a cell does to shared objects (a list it appends to, NumPy's random state, a file)
   goes unseen;
-- a cell's last expression, unless a `;` ends the cell (Jupyter then shows nothing), is
+- a cell's last expression, unless a `;` ends its code (Jupyter then shows nothing), is
   formatted for display as Jupyter formats it (IPython's display formatter), and a formatter's
   error fails;
 - posenc comes from the reader's environment, not from the clone (a last cell checks it).
@@ -46,14 +47,20 @@ BIN = Path(sys.executable).parent
 
 # Executes the cells of one page (a JSON list of [kind, source]) in one namespace, in order; a
 # solution, or a cell whose code the page hides, runs in a copy of the namespace, so that no
-# later cell can lean on it, and must leave the names later cells read bound as they were (a
-# name read anywhere in a later cell counts, even one that cell binds first). A cell's last
-# expression is formatted as Jupyter formats it. The first failure is reported with its cell and
-# ends the run.
+# later cell can lean on it. Such a cell must also leave as it found:
+# - every name a later cell reads without binding it itself (symtable's view: a cell that reads
+#   a name before binding it, as in `x = x + 1`, goes unseen);
+# - every global read by the functions such a cell calls by name, and by those they call (a
+#   function reached otherwise, through a list or an object, goes unseen);
+# and it may not add a name that hides a builtin such a cell reads.
+# A cell's last expression is formatted as Jupyter formats it, unless a `;` ends the cell
+# (IPython's rule: comments skipped). The first failure is reported with its cell and ends the
+# run.
 RUNNER = """
-import ast, contextlib, io, json, sys, traceback
+import ast, builtins, contextlib, dis, io, json, symtable, sys, traceback, types
 import matplotlib
 matplotlib.use("Agg")
+from IPython.core.displayhook import DisplayHook
 from IPython.core.formatters import DisplayFormatter
 
 def shown(value):
@@ -62,6 +69,28 @@ def shown(value):
         DisplayFormatter().format(value)
     if "Traceback" in errors.getvalue():
         raise RuntimeError("formatting the cell's value failed:\\n" + errors.getvalue())
+
+def reads(code):
+    # the names a later cell's ``code`` reads from the namespace: those it reads at its top
+    # level (comprehensions included) and in its functions, less those its top level binds
+    table = symtable.symtable(code, "<cell>", "exec")
+    top = table.get_symbols()
+    found = {s.get_name() for s in top if s.is_referenced()}
+    inner = list(table.get_children())
+    while inner:
+        child = inner.pop()
+        inner.extend(child.get_children())
+        found |= {s.get_name() for s in child.get_symbols()
+                  if s.is_global() and s.is_referenced()}
+    return found - {s.get_name() for s in top if s.is_assigned() or s.is_imported()}
+
+def globals_read(code):
+    # the globals a function's code (nested code included) reads when called
+    names = {i.argval for i in dis.get_instructions(code) if i.opname == "LOAD_GLOBAL"}
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= globals_read(const)
+    return names
 
 cells = json.load(open(sys.argv[1], encoding="utf-8"))
 namespace = {"__name__": "__main__"}
@@ -74,16 +103,27 @@ for number, (kind, source) in enumerate(cells, start=1):
         exec(compile(tree, name, "exec"), scope)
         if last is not None:
             value = eval(compile(ast.Expression(last.value), name, "eval"), scope)
-            if value is not None and not source.rstrip().endswith(";"):
+            if value is not None and not DisplayHook.semicolon_at_end_of_expression(source):
                 shown(value)
-        read_later = {node.id for later, code in cells[number:] if later == "main"
-                      for node in ast.walk(ast.parse(code))
-                      if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
-        rebound = [key for key, value in namespace.items()
-                   if key in read_later and scope.get(key, scope) is not value]
-        if rebound:
-            raise RuntimeError(f"the cell binds again or deletes {rebound}, which a later "
-                               "cell reads: in Jupyter that cell would see the change")
+        if scope is namespace:
+            continue
+        read = set().union(*(reads(code) for _, code in cells[number:]))
+        called = [key for key in read if isinstance(namespace.get(key), types.FunctionType)]
+        while called:  # a function of the namespace a later cell calls, and those it calls
+            function = namespace[called.pop()]
+            for key in globals_read(function.__code__) - read:
+                read.add(key)
+                if isinstance(namespace.get(key), types.FunctionType):
+                    called.append(key)
+        changed = sorted(
+            key for key in read
+            if (scope.get(key, scope) is not namespace[key] if key in namespace
+                else key in scope and hasattr(builtins, key))  # a new name hiding a builtin
+        )
+        if changed:
+            raise RuntimeError(f"the cell binds again or deletes {changed}, which a later cell "
+                               "reads: in Jupyter, where it runs with the others, that cell "
+                               "would see the change")
     except BaseException:
         print(f"{kind} cell {number} failed:\\n{source}\\n", file=sys.stderr)
         traceback.print_exc()
@@ -263,10 +303,19 @@ def test_the_runner_sees_what_a_reader_sees(tmp_path):
         "display-fails": [("main", failing_display)],
         "solution-rebinds": [*cells[:3], ("solution", "x = 3"), ("main", "x")],
         "hidden-deletes": [*cells[:3], ("hidden", "del x"), ("main", "x + 1")],
+        "function-sees-it": [
+            ("main", "s = 1\ndef f():\n    return s"),
+            ("solution", "s = 2"),
+            ("main", "f()"),
+        ],
+        "builtin-hidden": [("solution", "sum = 0"), ("main", "sum([1])")],
+        "later-solution-sees-it": [*cells[:3], ("solution", "x = 3"), ("solution", "x")],
+        "comment-after-semicolon": [("main", failing_display + "  # shown;")],
         "all-good": [
             *cells[:3],
             ("main", "v = x\nv"),
             ("main", f"{failing_display};"),  # Jupyter shows nothing: nothing formatted
+            ("main", f"{failing_display};  # nor here"),
             ("solution", "v = 0"),  # binds again a name no later cell reads
         ],
     }
@@ -277,12 +326,20 @@ def test_the_runner_sees_what_a_reader_sees(tmp_path):
         "display-fails",
         "solution-rebinds",
         "hidden-deletes",
+        "function-sees-it",
+        "builtin-hidden",
+        "later-solution-sees-it",
+        "comment-after-semicolon",
     ]
     assert "main cell 4 failed" in failed[0] and "NameError" in failed[0]
     assert "main cell 4 failed" in failed[1] and "'w' is not defined" in failed[1]
     assert "formatting the cell's value failed" in failed[2]
     assert "solution cell 4 failed" in failed[3] and "deletes ['x'], which a later" in failed[3]
     assert "hidden cell 4 failed" in failed[4] and "deletes ['x']" in failed[4]
+    assert "solution cell 2 failed" in failed[5] and "['s']" in failed[5]
+    assert "solution cell 1 failed" in failed[6] and "['sum']" in failed[6]
+    assert "solution cell 4 failed" in failed[7] and "['x']" in failed[7]
+    assert "formatting the cell's value failed" in failed[8]
     notebook.cells[0].source = "x = 2"
     nbformat.write(notebook, tmp_path / "page.ipynb")
     with pytest.raises(AssertionError, match="is not the code page.html shows"):

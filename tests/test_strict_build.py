@@ -84,6 +84,9 @@ def test_unresolved_reference_and_python_warning_fail_the_build(tmp_path):
         r"intro\.md:\d+: (WARNING|ERROR): .*fig-that-does-not-exist", log
     ), log[-3000:]
     assert re.search(r"warns\.md:\d+: (WARNING|ERROR): .*stderr", log), log[-3000:]
+    # a build that warned has not written its pages for good: the next one must not trust them
+    # (test_cache_serves_unchanged_chapters_and_follows_the_library: a passing build does)
+    assert not (book / "_build" / "html" / ".posenc-buildinfo").exists()
 
 
 @pytest.mark.build
@@ -103,6 +106,7 @@ def test_cache_serves_unchanged_chapters_and_follows_the_library(tmp_path):
 
     result = build_book(book, expect_ok=True)
     assert (book / "_build" / "html" / "book" / "proof.html").exists()
+    assert (book / "_build" / "html" / ".posenc-buildinfo").exists(), "nothing recorded"
     first = executed_stamp(book, "uses")
 
     build_book(book, expect_ok=True)

@@ -67,12 +67,13 @@ def drop_untrusted_cache(app: Sphinx, env, added, changed, removed) -> list[str]
     """`env-get-outdated`: delete a cache filled with another library or other requirements,
     or a damaged one, and read every page again. Every page is read again too when the pages
     were read with another library (another build that shares the cache, the Chinese
-    edition's, may have filled it anew since), and when this builder's output was not written
-    with this library or nobody knows what it was written with (`WRITTEN_WITH_FILE`, absent
-    after an interrupted or failed build). The LaTeX build (`make pdf`) shares the website's
-    Sphinx environment: it may have read the pages with a new library already, and Sphinx
-    writes again only the pages it reads again (or whose source changed), so without this
-    record the website would keep the old results."""
+    edition's, may have filled it anew since), and, for a website, when its pages were not
+    written with this library or nobody knows what they were written with
+    (`WRITTEN_WITH_FILE`, absent until a build has finished without an error or a warning).
+    The LaTeX build (`make pdf`) shares the website's Sphinx environment: it may have read the
+    pages with a new library already, and Sphinx writes again only the pages it reads again
+    (or whose source changed), so without this record the website would keep the old results.
+    (The LaTeX builder writes every page at every build: it needs no record.)"""
     cache_dir = Path(env.mystnb_config.execution_cache_path)
     stamp = cache_dir / FINGERPRINT_FILE
     current = fingerprint()
@@ -90,17 +91,23 @@ def drop_untrusted_cache(app: Sphinx, env, added, changed, removed) -> list[str]
     # saved with Sphinx's environment (a new one reads every page anyway)
     read_with = getattr(env, "posenc_fingerprint", None)
     env.posenc_fingerprint = current
-    written = Path(app.outdir) / WRITTEN_WITH_FILE
-    written_with = written.read_text().strip() if written.exists() else None
-    written.unlink(missing_ok=True)  # until this build has finished
-    stale = reason or read_with != current or written_with != current
+    stale = reason or read_with != current
+    if app.builder.format == "html":
+        written = Path(app.outdir) / WRITTEN_WITH_FILE
+        written_with = written.read_text().strip() if written.exists() else None
+        written.unlink(missing_ok=True)  # until this build has finished
+        stale = stale or written_with != current
     return sorted(env.found_docs) if stale else []
 
 
 def record_written_with(app: Sphinx, exception: Exception | None) -> None:
-    """`build-finished`: the library this builder's output was written with, once it all is."""
-    if exception is None:
-        (Path(app.outdir) / WRITTEN_WITH_FILE).write_text(fingerprint() + "\n")
+    """`build-finished`: the library a website's pages were written with (the one its build
+    started with), once they all are and none warned. Under `--keep-going` a warning is no
+    exception; Sphinx counts it in `app._warncount` (an AttributeError here, should a later
+    Sphinx rename it, fails the build loudly)."""
+    if app.builder.format == "html" and exception is None and app._warncount == 0:
+        written = Path(app.outdir) / WRITTEN_WITH_FILE
+        written.write_text(app.env.posenc_fingerprint + "\n")
 
 
 def setup(app: Sphinx) -> dict:
