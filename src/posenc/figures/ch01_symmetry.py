@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import attention_weights, sinusoidal, toy_model
 from . import figure
+from ._style import phone
 
 # The chapter's toy model (chapter 1 draws it in the open and checks it against posenc.toy_model).
 MODEL = toy_model()
@@ -31,6 +32,8 @@ def symmetry_attention():
     vmax = max(w.max() for pair in pairs for w in pair)
     dmax = max(np.abs(a - b).max() for a, b in pairs)
     row_names = ["no position vectors", "with position vectors"]
+    if phone():  # rotated on one line, the two names would run into each other
+        row_names = ["no position\nvectors", "with position\nvectors"]
     col_names = ['"A hit B"', '"B hit A", reordered', "difference"]
     for r, (fwd, bwd) in enumerate(pairs):
         for c, (mat, cmap, lo, hi) in enumerate(
@@ -50,6 +53,8 @@ def symmetry_attention():
                     text = f"{value:+.2f}" if c == 2 else f"{value:.2f}"
                     if c == 2 and abs(value) < 5e-3:
                         text = "0.00"
+                    if phone():  # three values to a 1.3 cm row: ".24", "+.03", "−.01"
+                        text = text.replace("0.", ".", 1)
                     ax.text(
                         j,
                         i,
@@ -61,6 +66,8 @@ def symmetry_attention():
                     )
             ax.set_xticks(range(3), WORDS)
             ax.set_yticks(range(3), WORDS)
+            if phone() and c > 0:  # the shared row ticks would touch the first values
+                ax.tick_params(axis="y", length=0)
             if r == 0:  # a column header, not a title: the caption explains the panels
                 ax.text(
                     0.5,

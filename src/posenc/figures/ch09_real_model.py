@@ -297,16 +297,31 @@ def model_columns():
         candidates = np.flatnonzero(dominant == peak)
         j = int(candidates[np.argmax(share[candidates])])
         ax.plot(t, position[:, j], color="C3", lw=1.0)
-        ax.text(
-            0.99,
-            0.95,
-            f"coordinate {j}: {share[j]:.0%} at {peak} cycles",
-            transform=ax.transAxes,
-            ha="right",
-            va="top",
-            fontsize=8,
-            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1},
-        )
+        if phone():  # inside a panel half as wide, the label would cover the curve
+            ax.text(
+                0.5,
+                1.03,
+                f"coordinate {j}\n{share[j]:.0%} at {peak} cycles",
+                transform=ax.transAxes,
+                ha="center",
+                va="bottom",
+            )
+        else:
+            ax.text(
+                0.99,
+                0.95,
+                f"coordinate {j}: {share[j]:.0%} at {peak} cycles",
+                transform=ax.transAxes,
+                ha="right",
+                va="top",
+                fontsize=8,
+                bbox={
+                    "facecolor": "white",
+                    "edgecolor": "none",
+                    "alpha": 0.8,
+                    "pad": 1,
+                },
+            )
         ax.set_xlim(0, n - 1)
     for ax in axes[1]:
         ax.set_xlabel("position m")
