@@ -26,7 +26,8 @@ BASE = 1.0e4
 def decay_su_range():
     x = np.linspace(-128, 128, 2049)
     k = np.arange(-128, 129, dtype=float)
-    fig, ax = plt.subplots(figsize=(8, 3.4))
+    # on a phone, room above the plot for the legend
+    fig, ax = plt.subplots(figsize=(8, 4.6 if phone() else 3.4))
     ax.plot(
         x,
         decay_integral(x, BASE),
@@ -48,7 +49,10 @@ def decay_su_range():
     ax.set_xticks(np.arange(-128, 129, 32))
     ax.set_xlabel("relative distance x = m − n")
     ax.set_ylabel("normalised inner product")
-    ax.legend(loc="upper left", frameon=False)
+    if phone():  # inside, the legend would lie on the central peak and its dots
+        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), frameon=False)
+    else:
+        ax.legend(loc="upper left", frameon=False)
     fig.tight_layout()
     return fig
 

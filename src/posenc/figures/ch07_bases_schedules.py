@@ -199,8 +199,12 @@ def schedules_seed_bases():
         ax.set_yticks([-1, 0, 1])
     for ax in axes[1]:
         ax.set_xlabel("position m")
-    for ax in axes[:, 0]:
-        ax.set_ylabel("PE(m)$_{10}$")
+    if phone():  # one label for both rows: two would run into each other
+        axes[0, 0].set_ylabel("PE(m)$_{10}$")
+        axes[0, 0].yaxis.set_label_coords(-0.2, -0.1)
+    else:
+        for ax in axes[:, 0]:
+            ax.set_ylabel("PE(m)$_{10}$")
     fig.tight_layout()
     return fig
 

@@ -17,6 +17,7 @@ from .. import (
     yarn_ramp,
 )
 from . import figure
+from ._style import phone
 
 D, BASE = 128, 1.0e4
 # RoPE scores for random q, k
@@ -89,7 +90,14 @@ def independent_qk():
     right.set_xlabel("distance $x$")
     right.set_ylabel("expected score $/\\,d$")
     right.set_ylim(-0.4, 1.05)
-    right.legend(loc="lower left", fontsize=8)
+    if (
+        phone()
+    ):  # inside, the legend would cover S_d below x = 5000: under the axis label
+        right.legend(
+            loc="upper center", bbox_to_anchor=(0.5, -0.3), frameon=False, fontsize=8
+        )
+    else:
+        right.legend(loc="lower left", fontsize=8)
     # Thousands of oscillations per curve: the data layers are rasterised (at the fixed
     # savefig dpi, so the files stay reproducible); axes, labels and legend stay vectors.
     for ax in (left, right):
@@ -158,7 +166,10 @@ def yarn_partition():
     ax.set_xlim(-0.5, D // 2 - 0.5)
     ax.set_xlabel("pair index $i$")
     ax.set_ylabel("$\\theta_i' / \\theta_i$")
-    ax.legend(loc="center left", fontsize=9)
+    if phone():  # inside, the legend would cover the ramps between i = 2 and 35
+        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=2, fontsize=9)
+    else:
+        ax.legend(loc="center left", fontsize=9)
     fig.tight_layout()
     return fig
 
