@@ -79,6 +79,15 @@ def phone() -> bool:
     return _DRAWING_FOR_PHONES[0]
 
 
+def legend_place(**wide) -> dict:
+    """Where a legend goes: ``wide`` (a place inside the plot, ``loc=...``) in the wide
+    drawing; above its panel in the drawing for phones, where, at the phones' larger text,
+    it would lie on the data. Use ``ax.legend(**legend_place(loc="upper left"), ...)``."""
+    if phone():
+        return {"loc": "lower center", "bbox_to_anchor": (0.5, 1.02)}
+    return wide
+
+
 def heading_over_label(ax) -> None:
     """On a phone, lift a stacked panel's heading ("Left", "Right": ``figures.PLACES``) above
     the label its builder wrote over the panel, which it would otherwise cover."""

@@ -53,7 +53,7 @@ def symmetry_attention():
                     text = f"{value:+.2f}" if c == 2 else f"{value:.2f}"
                     if c == 2 and abs(value) < 5e-3:
                         text = "0.00"
-                    if phone():  # three values to a 1.3 cm row: ".24", "+.03", "−.01"
+                    if phone():  # three values to a 1.3 cm row: ".24", "+.03", "-.01"
                         text = text.replace("0.", ".", 1)
                     ax.text(
                         j,

@@ -16,7 +16,7 @@ from ._plotly import (
     slider_and_menu,
     zero_line,
 )
-from ._style import phone
+from ._style import legend_place, phone
 from ._widgets import dimension_slider, explorer, log_slider
 
 BASE = 1.0e4
@@ -49,10 +49,7 @@ def decay_su_range():
     ax.set_xticks(np.arange(-128, 129, 32))
     ax.set_xlabel("relative distance x = m − n")
     ax.set_ylabel("normalised inner product")
-    if phone():  # inside, the legend would lie on the central peak and its dots
-        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), frameon=False)
-    else:
-        ax.legend(loc="upper left", frameon=False)
+    ax.legend(**legend_place(loc="upper left"), frameon=False)
     fig.tight_layout()
     return fig
 

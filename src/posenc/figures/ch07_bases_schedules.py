@@ -26,7 +26,7 @@ from ._plotly import (
     slider_and_menu,
     zero_line,
 )
-from ._style import BASE_COLORS, GREY, mix_white, phone
+from ._style import BASE_COLORS, GREY, legend_place, mix_white, phone
 from ._widgets import dimension_slider, explorer, log_slider
 
 BASES = (10.0, 100.0, 1000.0, 1.0e4, 1.0e6)
@@ -140,10 +140,8 @@ def schedules_long():
         ax.set_xlabel("relative distance x")
     axes[0, 0].set_ylabel("integral")
     axes[1, 0].set_ylabel(f"finite sum, d = {D_SUM}")
-    # on a phone a legend inside its panel would cover the curves: it goes above the panel
-    above = {"loc": "lower center", "bbox_to_anchor": (0.5, 1.02)} if phone() else {}
-    axes[0, 0].legend(**{"loc": "upper right", **above}, ncol=2, fontsize=9)
-    axes[0, 1].legend(**{"loc": "upper right", **above}, ncol=2, fontsize=9)
+    axes[0, 0].legend(**legend_place(loc="upper right"), ncol=2, fontsize=9)
+    axes[0, 1].legend(**legend_place(loc="upper right"), ncol=2, fontsize=9)
     for ax in axes.flat:
         for line in ax.get_lines()[:-1]:  # the data; the zero line stays a vector
             line.set_rasterized(True)
@@ -224,16 +222,7 @@ def schedules_distance():
     ax.axhline(1, color="0.3", lw=0.8, ls=":")
     ax.set_xlabel("distance x = |m − n|")
     ax.set_ylabel("$\\|PE(m) - PE(n)\\| / \\sqrt{d}$")
-    if phone():  # inside, the legend would cover the neighbours' dots at x = 1
-        ax.legend(
-            title="base b",
-            loc="lower center",
-            bbox_to_anchor=(0.5, 1.02),
-            ncol=5,
-            fontsize=9,
-        )
-    else:
-        ax.legend(title="base b", loc="lower right", ncol=5, fontsize=9)
+    ax.legend(**legend_place(loc="lower right"), title="base b", ncol=5, fontsize=9)
     fig.tight_layout()
     return fig
 

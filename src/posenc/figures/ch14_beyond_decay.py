@@ -17,7 +17,7 @@ from .. import (
     yarn_ramp,
 )
 from . import figure
-from ._style import phone
+from ._style import legend_place, phone
 
 D, BASE = 128, 1.0e4
 # RoPE scores for random q, k
@@ -90,9 +90,8 @@ def independent_qk():
     right.set_xlabel("distance $x$")
     right.set_ylabel("expected score $/\\,d$")
     right.set_ylim(-0.4, 1.05)
-    if (
-        phone()
-    ):  # inside, the legend would cover S_d below x = 5000: under the axis label
+    # on a phone the legend goes under the axis label: above, it would meet the heading "Right"
+    if phone():
         right.legend(
             loc="upper center", bbox_to_anchor=(0.5, -0.3), frameon=False, fontsize=8
         )
@@ -166,10 +165,8 @@ def yarn_partition():
     ax.set_xlim(-0.5, D // 2 - 0.5)
     ax.set_xlabel("pair index $i$")
     ax.set_ylabel("$\\theta_i' / \\theta_i$")
-    if phone():  # inside, the legend would cover the ramps between i = 2 and 35
-        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=2, fontsize=9)
-    else:
-        ax.legend(loc="center left", fontsize=9)
+    ncol = 2 if phone() else 1  # above the plot on a phone: two columns fit its width
+    ax.legend(**legend_place(loc="center left"), ncol=ncol, fontsize=9)
     fig.tight_layout()
     return fig
 
