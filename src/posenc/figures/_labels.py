@@ -80,6 +80,8 @@ STATIC = {
     "coordinate j": "坐标 j",
     "coordinate j\nhalves: sin, …, sin, cos, …, cos": "坐标 j\n分半布局：sin, …, sin, cos, …, cos",
     "coordinate j\ninterleaved: sin, cos, sin, cos, …": "坐标 j\n交错布局：sin, cos, sin, cos, …",
+    "halves: sin, …, sin, cos, …, cos": "分半布局：sin, …, sin, cos, …, cos",
+    "interleaved: sin, cos, sin, cos, …": "交错布局：sin, cos, sin, cos, …",
     "cos (odd j)": "cos（奇数 j）",
     "cos(tω)  (coordinate 2i+1)": "cos(tω)（坐标 2i+1）",
     "cosine": "余弦",

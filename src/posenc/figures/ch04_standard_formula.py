@@ -96,9 +96,13 @@ def pe_layouts():
             table, aspect="auto", vmin=-1, vmax=1, interpolation="nearest"
         )
         ax.grid(False)
-        ax.set_xlabel(f"coordinate j\n{label}")
+        if phone():  # stacked: under the axis label, a name would read as the next title
+            ax.text(0.0, 1.04, label, transform=ax.transAxes, fontsize=10)
+            ax.set_xlabel("coordinate j")
+        else:
+            ax.set_xlabel(f"coordinate j\n{label}")
     axes[0].set_ylabel("position t")
-    if phone():  # stacked: room for the upper panel's two-line label, the scale below
+    if phone():  # stacked: room for the upper panel's label and the lower one's title
         fig.subplots_adjust(hspace=0.75)
         fig.colorbar(
             image, ax=axes, label=PE_LABEL, orientation="horizontal", pad=0.22, aspect=30
