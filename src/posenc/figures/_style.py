@@ -79,11 +79,14 @@ def phone() -> bool:
     return _DRAWING_FOR_PHONES[0]
 
 
-def legend_place(**wide) -> dict:
+def legend_place(headed: bool = False, **wide) -> dict:
     """Where a legend goes: ``wide`` (a place inside the plot, ``loc=...``) in the wide
     drawing; above its panel in the drawing for phones, where, at the phones' larger text,
-    it would lie on the data. Use ``ax.legend(**legend_place(loc="upper left"), ...)``."""
+    it would lie on the data: centred, or at the right if the panel is ``headed`` at the left
+    ("Left", "Right": ``figures.PLACES``). Use ``ax.legend(**legend_place(loc="upper left"))``."""
     if phone():
+        if headed:
+            return {"loc": "lower right", "bbox_to_anchor": (1.0, 1.02)}
         return {"loc": "lower center", "bbox_to_anchor": (0.5, 1.02)}
     return wide
 

@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import sinusoidal, taylor_errors, toy_model
 from . import figure
+from ._style import legend_place, phone
 
 # The chapter's setting: the toy model of chapter 1 on "A hit B", position vectors at m and n.
 SENTENCE = ("A", "hit", "B")
@@ -32,7 +33,8 @@ def error_curves():
 @figure("fig-ch02-taylor-error")
 def taylor_error():
     eps, second, cross = error_curves()
-    fig, ax = plt.subplots(figsize=(8, 3.8))
+    # on a phone the key goes above the plot (legend_place): a taller figure holds both
+    fig, ax = plt.subplots(figsize=(8, 5.0 if phone() else 3.8))
     for err, color, marker, label in [
         (second, "C0", "o", r"$\tilde f$ minus its second-order expansion"),
         (cross, "C3", "s", r"mixed difference minus $\varepsilon^2 p_m^\top H p_n$"),
@@ -46,6 +48,6 @@ def taylor_error():
     ax.loglog(eps, guide, ":", color="0.4", label="slope 3 (guide)")
     ax.set_xlabel(r"scale $\varepsilon$ of the position vectors")
     ax.set_ylabel("absolute error")
-    ax.legend(loc="upper left")
+    ax.legend(**legend_place(loc="upper left"))
     fig.tight_layout()
     return fig

@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import block_encoding, decay_integral, decay_sum, frequencies, sinusoidal
 from . import figure
-from ._style import SEQUENTIAL, d_color, heading_over_label
+from ._style import SEQUENTIAL, d_color, heading_over_label, legend_place, phone
 
 # Small settings that keep the pictures legible.
 CIRCLE_D, CIRCLE_BASE, CIRCLE_STEPS = 6, 100.0, 24
@@ -107,7 +107,8 @@ def complex_decay_glimpse():
     x = np.unique(np.round(np.geomspace(1, 3.0e4, 3000)))
     theta_random = random_frequencies(GRAM_D)
     random_sum = np.cos(np.multiply.outer(x, theta_random)).mean(axis=1)
-    fig, ax = plt.subplots(figsize=(8, 3.4))
+    # on a phone the key goes above the plot (legend_place): a taller figure holds both
+    fig, ax = plt.subplots(figsize=(8, 4.6 if phone() else 3.4))
     ax.axhline(0.0, color="0.4", lw=0.8)
     ax.semilogx(
         x, random_sum, color="0.6", lw=0.7, label=f"random $\\theta_i$, $d = {GRAM_D}$"
@@ -137,7 +138,7 @@ def complex_decay_glimpse():
     ax.set_xlabel("distance $x = m - n$ (log scale)")
     ax.set_ylabel("$(2/d)\\,\\sum_i \\cos(x\\theta_i)$")
     ax.set_ylim(-0.45, 1.05)
-    ax.legend(loc="upper right", ncol=2, fontsize=9)
+    ax.legend(**legend_place(loc="upper right"), ncol=2, fontsize=9)
     fig.tight_layout()
     return fig
 
@@ -149,7 +150,7 @@ ONE_PAIR_THETA, SEVERAL_D, SEVERAL_MAX_X = 0.1, 64, 300
 @figure("fig-ch03-one-vs-many")
 def complex_one_vs_many():
     x = np.arange(SEVERAL_MAX_X + 1)
-    fig, ax = plt.subplots(figsize=(8, 3.0))
+    fig, ax = plt.subplots(figsize=(8, 4.0 if phone() else 3.0))  # as above
     ax.axhline(0.0, color="0.4", lw=0.8)
     ax.plot(
         x,
@@ -169,6 +170,6 @@ def complex_one_vs_many():
     ax.set_ylabel("$\\langle p_m, p_n\\rangle / (d/2)$")
     ax.set_xlim(0, SEVERAL_MAX_X)
     ax.set_ylim(-1.1, 1.1)
-    ax.legend(loc="lower right", fontsize=9)
+    ax.legend(**legend_place(loc="lower right"), fontsize=9)
     fig.tight_layout()
     return fig

@@ -96,7 +96,8 @@ def pe_layouts():
             table, aspect="auto", vmin=-1, vmax=1, interpolation="nearest"
         )
         ax.grid(False)
-        if phone():  # stacked: under the axis label, a name would read as the next title
+        # stacked, a name under the axis label would read as the next panel's title
+        if phone():
             ax.text(0.0, 1.04, label, transform=ax.transAxes, fontsize=10)
             ax.set_xlabel("coordinate j")
         else:

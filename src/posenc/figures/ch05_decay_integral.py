@@ -76,7 +76,7 @@ def decay_log_range():
     ax.set_ylim(-0.15, 1.05)
     ax.set_xlabel("relative distance x (log scale)")
     ax.set_ylabel("$I_b(x)$")
-    ax.legend(loc="lower left", frameon=False)
+    ax.legend(loc="upper right" if phone() else "lower left", frameon=False)
     fig.tight_layout()
     return fig
 

@@ -95,7 +95,7 @@ def schedules_short():
     for ax in (left, right):
         ax.axhline(0, color="0.3", lw=0.8)
         ax.set_xlabel("relative distance x")
-        ax.legend(loc="lower right", ncol=2, fontsize=9)
+        ax.legend(**legend_place(headed=True, loc="lower right"), ncol=2, fontsize=9)
     left.set_ylabel("$\\int_0^1 \\cos(x\\theta(\\nu))\\,d\\nu$")
     fig.tight_layout()
     return fig

@@ -21,7 +21,7 @@ from .. import (
     top_k_share,
 )
 from . import figure
-from ._style import DIVERGING, mix_white, phone
+from ._style import DIVERGING, legend_place, mix_white, phone
 
 SEED = 0
 TOP_K = np.array([1, 2, 4, 8, 16, 32])
@@ -81,7 +81,11 @@ def model_covariance():
         ax.grid(False)
         ax.set_xticks([0, 383])
         ax.set_yticks([0, 383] if slot == 0 else [])
-        ax.set_xlabel(f"{label} embeddings:{chr(10) if phone() else ' '}coordinate")
+        if phone():  # side by side, two long axis labels would run into each other
+            ax.text(0.0, 1.04, f"{label} embeddings", transform=ax.transAxes)
+            ax.set_xlabel("coordinate")
+        else:
+            ax.set_xlabel(f"{label} embeddings: coordinate")
         if slot == 0:
             ax.set_ylabel("coordinate")
     fig.colorbar(
@@ -164,7 +168,8 @@ def model_gram():
         np.maximum(np.bincount(lag.ravel(), (cos - mean[lag]).ravel() ** 2) / counts, 0)
     )
     reference = diagonal_means(cosine_matrix(sinusoidal(n, d)))
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3.4), width_ratios=[1, 1.45])
+    height = 4.2 if phone() else 3.4  # on a phone, room for the key above its panel
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8, height), width_ratios=[1, 1.45])
     # The heat map at the resolution a page shows it: means over 2 x 2 blocks of positions
     # (256 x 256, about the panel's width in pixels), drawn pixel for pixel ("none": crisp,
     # no moiré) in sixteen colour levels, which keeps the embedded image small.
@@ -209,7 +214,9 @@ def model_gram():
     right.set_ylim(-0.4, 1.02)
     right.set_xlabel("offset |m − n|")
     right.set_ylabel("cosine")
-    right.legend(loc="lower left", fontsize=8, frameon=False)
+    right.legend(
+        **legend_place(headed=True, loc="lower left"), fontsize=8, frameon=False
+    )
     fig.tight_layout()
     return fig
 

@@ -101,7 +101,7 @@ def alibi_vs_sinusoidal():
             label=f"1/{1 / s:.0f}" if h in (0, 3, 7) else None,
         )
     left.set_xlabel("distance x = m − n")
-    left.set_ylabel("$e^{-s_h x}$")
+    left.set_ylabel("$\\exp(-s_h x)$")  # (e^{-s_h x} set its exponent too small to read)
     # loc="best" said, not defaulted to: matplotlib times a defaulted search and warns (an
     # error in the tests) when a busy machine makes it slower than a second
     left.legend(loc="best", title="slope", fontsize=9, title_fontsize=9)

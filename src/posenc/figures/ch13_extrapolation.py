@@ -6,7 +6,7 @@ from matplotlib.ticker import NullLocator
 
 from .. import cos_sums, frequencies, ntk_base
 from . import figure
-from ._style import phone
+from ._style import legend_place, phone
 
 D, BASE = 128, 1.0e4
 TRAIN_L, SCALE = 4096, 4
@@ -155,7 +155,7 @@ def extrap_min_vs_base():
         zoom[0], zoom[-1], fill=False, ec="0.35", lw=0.9, ls="--", label="zoom (right)"
     )
     left.set_ylabel(f"$\\min_{{x < {CRITERION_L}}} B_x$")
-    left.legend(loc="lower right")
+    left.legend(**legend_place(headed=True, loc="lower right"))
     right_ticks = [2.7e4, 2.75e4, 2.8e4, 2.85e4, 2.9e4]
     right.set_xticks(right_ticks, [f"{t / 1e4:.2f}" for t in right_ticks])
     right.set_xlabel("base $b$ ($\\times 10^4$)")
