@@ -1,7 +1,8 @@
-"""The Chinese edition (tools/translations.py, tools/i18n_ext.py, locale/zh_CN): complete
-catalogues whose translations keep the English's mathematics and markup; a strict build that
-fails on an untranslated or fuzzy message; and, in the built site, a Chinese page for every
-English one, with the same figures and numbers, each linking the other."""
+"""The Chinese edition (tools/translations.py, tools/extensions/chinese_edition.py,
+locale/zh_CN): complete catalogues whose translations keep the English's mathematics and
+markup; a strict build that fails on an untranslated or fuzzy message; and, in the built site,
+a Chinese page for every English one, with the same figures and numbers, each linking the
+other."""
 
 from __future__ import annotations
 

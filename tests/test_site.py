@@ -417,8 +417,8 @@ SEARCH_SCRIPTS = ("searchtools.js", "language_data.js", "searchindex.js")
 
 def test_only_the_search_page_loads_the_search_index(soups, built_site):
     """pydata-sphinx-theme puts Sphinx's search scripts and the whole search index in every
-    page's head, for a search-as-you-type that this book leaves off (tools/site_ext.py,
-    drop_search_scripts); each edition's search page still loads all three."""
+    page's head, for a search-as-you-type that this book leaves off (drop_search_scripts, in
+    tools/extensions/lighter_pages.py); each edition's search page still loads all three."""
 
     def search_scripts(soup) -> set[str]:
         return {

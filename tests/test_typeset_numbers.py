@@ -1,4 +1,4 @@
-"""Glued numbers are typeset by the library's formatter (tools/typeset_numbers.py)."""
+"""Glued numbers are typeset by the library's formatter (tools/extensions/typeset_numbers.py)."""
 
 import pytest
 from typeset_numbers import (

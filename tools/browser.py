@@ -93,12 +93,10 @@ def keep_local(page, origin: str) -> tuple[list[str], list[str]]:
 
 
 def visit(browser, url, origin, viewport=None, idle=True):
-    """Open ``url`` in ``browser`` (a new context of its own) or in a browser context, and wait
-    for its "load" event (and, if ``idle``, for the network to be quiet); return the page and
-    what it requested from elsewhere and logged as errors."""
-    page = browser.new_page(
-        **({"viewport": viewport or DESKTOP} if hasattr(browser, "new_context") else {})
-    )
+    """Open ``url`` in a new page of ``browser`` (a context of its own), and wait for its "load"
+    event (and, if ``idle``, for the network to be quiet); return the page and what it
+    requested from elsewhere and logged as errors."""
+    page = browser.new_page(viewport=viewport or DESKTOP)
     outside, errors = keep_local(page, origin)
     page.goto(url, wait_until="load")
     if idle:

@@ -273,28 +273,36 @@ def update() -> int:
     return status or drop_line_numbers() or update_code_comments()
 
 
+def read_catalogue(path: Path, **options):
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as handle:
+        return read_po(handle, **options)
+
+
+def write_catalogue(path: Path, catalogue, **options) -> None:
+    """Write a catalogue as every catalogue here is written: lines unwrapped, and its
+    messages' source files named without line numbers (see `drop_line_numbers`)."""
+    from babel.messages.pofile import write_po
+
+    with path.open("wb") as handle:
+        write_po(handle, catalogue, width=0, include_lineno=False, **options)
+
+
 def update_code_comments() -> int:
     """Merge the code cells' comments (tools/extensions/translated_comments.py) into their
     catalogue, as sphinx-intl merges the prose: new ones untranslated, changed ones fuzzy,
     removed ones dropped."""
     from babel.messages.catalog import Catalog
-    from babel.messages.pofile import read_po, write_po
 
-    with COMMENTS_TEMPLATE.open("rb") as handle:
-        template = read_po(handle)
+    template = read_catalogue(COMMENTS_TEMPLATE)
     path = COMMENTS
     catalogue = Catalog(locale=LANGUAGE)
     if path.exists():
-        with path.open("rb") as handle:
-            catalogue = read_po(handle, locale=LANGUAGE)
-    before = [(entry.id, entry.string, entry.fuzzy) for entry in catalogue if entry.id]
-    catalogue.update(template)
-    after = [(entry.id, entry.string, entry.fuzzy) for entry in catalogue if entry.id]
-    if after != before or not path.exists():  # else no new creation date, no one-line diff
-        with path.open("wb") as handle:
-            write_po(
-                handle, catalogue, width=0, include_lineno=False, ignore_obsolete=True
-            )
+        catalogue = read_catalogue(path, locale=LANGUAGE)
+    # the template's creation date is not copied: an unchanged catalogue is written unchanged
+    catalogue.update(template, update_creation_date=False)
+    write_catalogue(path, catalogue, ignore_obsolete=True)
     untranslated = sum(1 for entry in catalogue if entry.id and not entry.string)
     fuzzy = sum(1 for entry in catalogue if entry.id and entry.fuzzy)
     print(
@@ -308,13 +316,8 @@ def drop_line_numbers() -> int:
     """Rewrite every catalogue without the line numbers of its messages' sources (the file
     names stay): with them, a sentence added near the top of a page renumbered every message
     below it, and a one-sentence edit became a diff of the whole catalogue."""
-    from babel.messages.pofile import read_po, write_po
-
     for path in catalogues():
-        with path.open("rb") as handle:
-            catalogue = read_po(handle)
-        with path.open("wb") as handle:
-            write_po(handle, catalogue, width=0, include_lineno=False)
+        write_catalogue(path, read_catalogue(path))
     return 0
 
 
@@ -437,12 +440,9 @@ def page_source(catalogue: Path) -> str:
 
 def qualify() -> int:
     """Rewrite the glue roles of every translation to name their page."""
-    from babel.messages.pofile import read_po, write_po
-
     changed = 0
     for path in catalogues():
-        with path.open("rb") as handle:
-            catalogue = read_po(handle)
+        catalogue = read_catalogue(path)
         count = 0
         for message in catalogue:
             if message.id and isinstance(message.string, str) and message.string:
@@ -452,8 +452,7 @@ def qualify() -> int:
                 count += new != message.string
                 message.string = new
         if count:
-            with path.open("wb") as handle:
-                write_po(handle, catalogue, width=0, include_lineno=False)
+            write_catalogue(path, catalogue)
             changed += count
             print(f"{path.relative_to(ROOT)}: {count} messages")
     print(f"{changed} messages rewritten")
@@ -469,10 +468,7 @@ def catalogue_of(page: str) -> Path:
 
 def export(page: str) -> int:
     """A page's messages as `### N` blocks (English, then `### N zh` and the translation)."""
-    from babel.messages.pofile import read_po
-
-    with catalogue_of(page).open("rb") as handle:
-        messages = [message for message in read_po(handle) if message.id]
+    messages = [message for message in read_catalogue(catalogue_of(page)) if message.id]
     for number, message in enumerate(messages, start=1):
         print(f"### {number}\n{message.id}\n")
         if message.string:
@@ -482,11 +478,8 @@ def export(page: str) -> int:
 
 def import_(page: str, text_file: str) -> int:
     """Translations from `### N` blocks into the page's catalogue; then qualify and check."""
-    from babel.messages.pofile import read_po, write_po
-
     path = catalogue_of(page)
-    with path.open("rb") as handle:
-        catalogue = read_po(handle)
+    catalogue = read_catalogue(path)
     messages = [message for message in catalogue if message.id]
     blocks = re.split(
         r"^### (\d+)(?: zh)?[ \t]*$", Path(text_file).read_text("utf-8"), flags=re.M
@@ -506,8 +499,7 @@ def import_(page: str, text_file: str) -> int:
                 text, page_source(path), from_docstring(message)
             )
             messages[number - 1].flags.discard("fuzzy")
-    with path.open("wb") as handle:
-        write_po(handle, catalogue, width=0, include_lineno=False)
+    write_catalogue(path, catalogue)
     missing = sum(1 for message in messages if not message.string)
     print(
         f"{path.relative_to(ROOT)}: {len(translations)} read, {missing} still untranslated"
@@ -703,13 +695,10 @@ def check(paths: list[Path] | None = None) -> int:
     """Every translated message keeps its English message's markup, a display formula's
     words are in Chinese, and the Chinese follows the typesetting rules
     (`TYPESETTING_RULES`); report what differs."""
-    from babel.messages.pofile import read_po
-
     problems = typeset = 0
     paths = paths or catalogues() + ([COMMENTS] if COMMENTS.exists() else [])
     for path in paths:
-        with path.open("rb") as handle:
-            catalogue = read_po(handle)
+        catalogue = read_catalogue(path)
         for message in catalogue:
             if not message.id or not message.string:
                 continue

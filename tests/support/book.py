@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import yaml
+from lint_chapters import is_notebook  # noqa: F401 (the one definition, re-exported)
 
 ROOT = Path(__file__).resolve().parents[2]
 HTML = ROOT / "_build" / "html"
@@ -25,12 +26,6 @@ def toc_files(root: Path = ROOT) -> list[Path]:
         candidates = [root / f"{name}{suffix}" for suffix in (".md", ".ipynb")]
         paths.append(next(path for path in candidates if path.exists()))
     return paths
-
-
-def is_notebook(path: Path) -> bool:
-    """A MyST Markdown notebook carries a jupytext header with a kernelspec."""
-    head = path.read_text(encoding="utf-8")[:600]
-    return head.startswith("---") and "kernelspec:" in head
 
 
 @functools.cache

@@ -75,6 +75,9 @@ from sphinxcontrib.bibtex.style.referencing import (
     BracketStyle,
     GroupReferenceStyle,
 )
+from sphinxcontrib.bibtex.style.referencing.basic_label import (
+    BasicLabelParentheticalReferenceStyle,
+)
 from sphinxcontrib.bibtex.style.referencing.extra_empty import ExtraEmptyReferenceStyle
 from sphinxcontrib.bibtex.style.referencing.extra_label import ExtraLabelReferenceStyle
 from sphinxcontrib.bibtex.style.template import join2, post_text, pre_text, reference
@@ -259,13 +262,7 @@ pages = field("pages", apply_func=dashify)
 class BookStyle(UnsrtStyle):
     """Reference-list entries that read like a book's; the year is in the label only."""
 
-    default_sorting_style = "author_year_title"  # replaced in __init__
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.label_style, self.sorting_style = AuthorYearLabels(), AuthorNameSorting()
-        self.format_labels = self.label_style.format_labels
-        self.sort = self.sorting_style.sort
+    default_label_style, default_sorting_style = AuthorYearLabels, AuthorNameSorting
 
     # pieces -------------------------------------------------------------------------------
     def format_names(self, role, as_sentence=True):
@@ -361,11 +358,7 @@ class ChineseBookStyle(BookStyle):
     """The Chinese edition's entries: the book's own texts in Chinese, Chinese sources as
     GB/T 7714 prints them (see the module's docstring)."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.label_style, self.sorting_style = ChineseLabels(), ChineseSorting()
-        self.format_labels = self.label_style.format_labels
-        self.sort = self.sorting_style.sort
+    default_label_style, default_sorting_style = ChineseLabels, ChineseSorting
 
     def format_howpublished(self, e):
         # a text of this book, marked as such; "." is one of GB/T 7714's marks
@@ -422,26 +415,6 @@ def cited_year(children, data):
 
 
 @dataclass
-class ParentheticalStyle(BaseReferenceStyle):  # (Vaswani et al. 2017; Su 2021)
-    bracket: BracketStyle = dataclasses.field(
-        default_factory=lambda: BracketStyle(left="(", right=")", sep="; ")
-    )
-
-    def role_names(self) -> Iterable[str]:
-        return ["p", "ps", "alp", "alps"]
-
-    def outer(self, role_name, children):
-        return self.bracket.outer(
-            children, brackets="al" not in role_name, capfirst=False
-        )
-
-    def inner(self, role_name):
-        return join2(sep1=" ", sep2=", ")[
-            pre_text, reference[join(sep=" ")[cited_author, cited_year]], post_text
-        ]
-
-
-@dataclass
 class TextualStyle(BaseReferenceStyle):  # Vaswani et al. (2017)
     bracket: BracketStyle = dataclasses.field(
         default_factory=lambda: BracketStyle(left="(", right=")")
@@ -481,7 +454,9 @@ class ReferenceStyle(GroupReferenceStyle):
     def __post_init__(self):
         self.styles.extend(
             [
-                ParentheticalStyle(),
+                BasicLabelParentheticalReferenceStyle(
+                    bracket=BracketStyle(left="(", right=")", sep="; ")
+                ),
                 TextualStyle(),
                 AuthorStyle(),
                 ExtraLabelReferenceStyle(),

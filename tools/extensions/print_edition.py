@@ -45,7 +45,6 @@ the figures (`render` draws them in the edition's language where it can) and the
 
 from __future__ import annotations
 
-import inspect
 import re
 import shutil
 from pathlib import Path
@@ -155,7 +154,7 @@ class FiguresInPrint(SphinxPostTransform):
                 continue
             pdf = Path(self.app.outdir) / f"{name}.pdf"
             if not pdf.exists():
-                pdf.write_bytes(render_pdf(figures, name, language(self.app)))
+                pdf.write_bytes(figures.render(name, "pdf", language=language(self.app)))
             for bundle in list(figure.findall(_is_output)):
                 shown = next(
                     (i for i in bundle.findall(nodes.image) if "alt" in i), None
@@ -203,14 +202,6 @@ class FiguresInPrint(SphinxPostTransform):
             nodes.raw("", end, format="latex"),
         )
         figure.parent.replace(figure, paragraph)
-
-
-def render_pdf(figures, name: str, language: str) -> bytes:
-    """A figure's PDF as `make figures` writes it, in the edition's language when `render`
-    draws the figures in more than one (its `language` argument)."""
-    if "language" in inspect.signature(figures.render).parameters:
-        return figures.render(name, "pdf", language=language)
-    return figures.render(name, "pdf")
 
 
 # What the print edition says in each language: the introduction's heading; an interactive

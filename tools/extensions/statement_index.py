@@ -39,14 +39,6 @@ def forget_titles(app: Sphinx, env, docname: str) -> None:
     env.__dict__.get("posenc_statement_titles", {}).pop(docname, None)
 
 
-def merge_titles(app: Sphinx, env, docnames, other) -> None:
-    """`env-merge-info`: titles read by a parallel reader."""
-    found = getattr(other, "posenc_statement_titles", {})
-    env.__dict__.setdefault("posenc_statement_titles", {}).update(
-        {docname: found[docname] for docname in docnames if docname in found}
-    )
-
-
 def reading_order(env) -> list[str]:
     """The pages in the order of the table of contents (depth first from the root)."""
     order, stack = [], [env.config.root_doc]
@@ -111,5 +103,5 @@ def setup(app: Sphinx) -> dict:
     app.connect("config-inited", use_statement_index)
     app.connect("doctree-read", statement_titles)
     app.connect("env-purge-doc", forget_titles)
-    app.connect("env-merge-info", merge_titles)
-    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}
+    # pages are read one at a time (no build passes -j), so there is nothing to merge
+    return {"parallel_read_safe": False, "parallel_write_safe": True, "version": "1"}
