@@ -417,13 +417,15 @@ def test_a_caption_naming_panels_by_place_gets_them_headed_on_phones(book_cells)
 
 # "(left)", "the right column": a caption pointing at a panel by place in passing
 PLACE_IN_PASSING = re.compile(
-    r"\((?:left|middle|right)\b|\b(?:left|middle|right) (?:panel|column|map)"
+    r"\((?:left|middle|right)\b|\b(?:left|middle|right) (?:panel|column|map)", re.I
 )
 
 
 def _panels_side_by_side(fig) -> bool:
-    """Whether two of the figure's panels (not a colour bar) share a row."""
-    boxes = [ax.get_position() for ax in fig.axes if ax.get_label() != "<colorbar>"]
+    """Whether two of the figure's panels share a row. A colour bar is not a panel: matplotlib
+    marks the axes it draws one in (``_colorbar``), whether it made them or was given them."""
+    panels = [ax for ax in fig.axes if getattr(ax, "_colorbar", None) is None]
+    boxes = [ax.get_position() for ax in panels]
     return any(
         a.x1 <= b.x0 and min(a.y1, b.y1) > max(a.y0, b.y0)
         for a in boxes
@@ -454,6 +456,13 @@ def test_a_caption_pointing_left_or_right_in_passing_is_true_on_phones(book_cell
         assert PLACE_IN_PASSING.search("bidirectional (left) and unidirectional (right)")
         assert _panels_side_by_side(figures.build("fig-ch15-length"))
         assert not _panels_side_by_side(figures.build("fig-ch15-length", phone=True))
+        # two stacked panels beside a colour bar drawn in axes of its own (cax=) are stacked
+        fig = plt.figure()
+        grid = fig.add_gridspec(2, 2, width_ratios=[1, 0.05])
+        image = fig.add_subplot(grid[0, 0]).imshow([[0, 1]])
+        fig.add_subplot(grid[1, 0])
+        fig.colorbar(image, cax=fig.add_subplot(grid[:, 1]))
+        assert not _panels_side_by_side(fig)
     finally:
         plt.close("all")
 

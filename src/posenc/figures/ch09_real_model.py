@@ -82,7 +82,7 @@ def model_covariance():
         ax.set_xticks([0, 383])
         ax.set_yticks([0, 383] if slot == 0 else [])
         if phone():  # side by side, two long axis labels would run into each other
-            ax.text(0.0, 1.04, f"{label} embeddings", transform=ax.transAxes)
+            ax.text(0.0, 1.04, f"{label}s", transform=ax.transAxes)
             ax.set_xlabel("coordinate")
         else:
             ax.set_xlabel(f"{label} embeddings: coordinate")
