@@ -31,6 +31,10 @@ UPGRADE ?=
 # One OpenBLAS thread per process: pytest runs two processes on two cores, and a matrix product
 # that starts a thread per core would wait for the other process.
 export OPENBLAS_NUM_THREADS ?= 1
+# Python's bytecode cache, which pytest also keeps its rewritten test modules in: where the
+# environment sets PYTHONDONTWRITEBYTECODE, every process (each test worker, each kernel, each
+# build) compiles src/, tools/ and tests/ again. `make check` took 79 s with it and 65 s without.
+unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := help
 .NOTPARALLEL:
