@@ -91,6 +91,13 @@ def legend_place(headed: bool = False, **wide) -> dict:
     return wide
 
 
+def panel_name(ax, name: str) -> None:
+    """Write ``name`` in one line just above the top left corner of the panel ``ax``: for a
+    panel whose name is part of what it shows (a bucket rule, a layout), where an axis label
+    would be too long or, stacked on a phone, would read as the next panel's title."""
+    ax.text(0.0, 1.03, name, transform=ax.transAxes, fontsize=10)
+
+
 def heading_over_label(ax) -> None:
     """On a phone, lift a stacked panel's heading ("Left", "Right": ``figures.PLACES``) above
     the label its builder wrote over the panel, which it would otherwise cover."""

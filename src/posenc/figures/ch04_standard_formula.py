@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import frequencies, shift_matrix, sinusoidal, tensor2tensor_frequencies
 from . import figure
-from ._style import phone
+from ._style import panel_name, phone
 
 PE_LABEL = "$\\mathrm{PE}(t)_j$"
 
@@ -98,7 +98,7 @@ def pe_layouts():
         ax.grid(False)
         # stacked, a name under the axis label would read as the next panel's title
         if phone():
-            ax.text(0.0, 1.04, label, transform=ax.transAxes, fontsize=10)
+            panel_name(ax, label)
             ax.set_xlabel("coordinate j")
         else:
             ax.set_xlabel(f"coordinate j\n{label}")

@@ -21,7 +21,7 @@ from .. import (
     top_k_share,
 )
 from . import figure
-from ._style import DIVERGING, legend_place, mix_white, phone
+from ._style import DIVERGING, legend_place, mix_white, panel_name, phone
 
 SEED = 0
 TOP_K = np.array([1, 2, 4, 8, 16, 32])
@@ -82,7 +82,7 @@ def model_covariance():
         ax.set_xticks([0, 383])
         ax.set_yticks([0, 383] if slot == 0 else [])
         if phone():  # side by side, two long axis labels would run into each other
-            ax.text(0.0, 1.04, f"{label}s", transform=ax.transAxes)
+            panel_name(ax, f"{label}s")
             ax.set_xlabel("coordinate")
         else:
             ax.set_xlabel(f"{label} embeddings: coordinate")

@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import t5_bucket
 from . import figure
-from ._style import heading_over_label
+from ._style import heading_over_label, panel_name
 
 # T5's defaults (Raffel et al. 2020; Hugging Face T5Attention).
 NUM_BUCKETS = 32
@@ -44,7 +44,7 @@ def t5_buckets():
             ms=5,
             label="last bucket begins",
         )
-        ax.text(0.0, 1.03, label, transform=ax.transAxes, fontsize=10)
+        panel_name(ax, label)
         ax.set_xlabel("relative position key − query")
         ax.set_xlim(-300, 300)
         ax.set_xticks([-300, -128, 0, 128, 300])
@@ -76,7 +76,7 @@ def t5_toeplitz():
         ax.grid(False)
         ax.set_xlabel("key position n")
         ax.set_ylabel("query position m")
-        ax.text(0.0, 1.03, label, transform=ax.transAxes, fontsize=10)
+        panel_name(ax, label)
         fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
         heading_over_label(ax)
     fig.tight_layout()
