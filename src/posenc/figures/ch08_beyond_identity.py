@@ -12,6 +12,7 @@ from .. import (
     variance_explained,
 )
 from . import figure
+from ._style import phone
 
 D = 64  # dimension of the encodings
 N = 128  # positions 0 … N-1
@@ -42,8 +43,13 @@ def beyond_diagonal():
     s = np.arange(2 * N - 1)
     relative = 0.5 * np.cos(np.multiply.outer(k, theta)) @ (h_cos + h_sin)
     absolute = 0.5 * np.cos(np.multiply.outer(s, theta)) @ (h_cos - h_sin)
+    # Stacked on a phone, the square heat map takes a taller row than the two curves: in a
+    # row of their height it would be a third of the screen's width.
     fig, axes = plt.subplots(
-        1, 3, figsize=(8, 3.2), gridspec_kw={"width_ratios": [1, 1, 1]}
+        1,
+        3,
+        figsize=(8, 3.8 if phone() else 3.2),
+        gridspec_kw={"height_ratios": [1.7, 1, 1]} if phone() else None,
     )
     lim = np.abs(c).max()
     image = axes[0].imshow(c, vmin=-lim, vmax=lim, interpolation="nearest")
@@ -65,8 +71,12 @@ def beyond_diagonal():
 def beyond_offdiagonal():
     p = sinusoidal(N, D)
     strengths = np.linspace(0, 1, 21)
+    # the heat map's row taller on a phone, as in fig-ch08-diagonal
     fig, (left, right) = plt.subplots(
-        1, 2, figsize=(8, 3.4), gridspec_kw={"width_ratios": [1.3, 1]}
+        1,
+        2,
+        figsize=(8, 4.0 if phone() else 3.4),
+        gridspec_kw={"height_ratios": [1, 1.5]} if phone() else {"width_ratios": [1.3, 1]},
     )
     for seed in range(5):
         g = random_symmetric(D, seed)
