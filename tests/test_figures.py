@@ -415,9 +415,10 @@ def test_a_caption_naming_panels_by_place_gets_them_headed_on_phones(book_cells)
         plt.close("all")
 
 
-# "(left)", "the right column": a caption pointing at a panel by place in passing
+# "(left)", "the right column", "the left one": a caption or an alt text pointing at a panel
+# by place in passing
 PLACE_IN_PASSING = re.compile(
-    r"\((?:left|middle|right)\b|\b(?:left|middle|right) (?:panel|column|map)", re.I
+    r"\((?:left|middle|right)\b|\b(?:left|middle|right) (?:panel|column|map|one)\b", re.I
 )
 
 
@@ -433,27 +434,33 @@ def _panels_side_by_side(fig) -> bool:
     )
 
 
-def test_a_caption_pointing_left_or_right_in_passing_is_true_on_phones(book_cells):
-    """Outside the registered "Left: ... Right: ..." form, a caption may say "(left)" or "the
-    right column" only of a figure whose drawing for phones still sets panels side by side (a
-    grid of rows keeps its columns); of a stacked row it would point at nothing (it did, for
-    T5's buckets and the two layouts of appendix C). Negative controls: the words are found in
-    the caption T5's buckets had, and a stacked row has no panels side by side."""
+def test_a_caption_or_alt_text_pointing_at_a_panel_in_passing_is_true_on_phones(book_cells):
+    """Outside the registered "Left: ... Right: ..." form, a caption or an alt text may say
+    "(left)", "the right column" or "the left one" only of a figure whose drawing for phones
+    still sets panels side by side (a grid of rows keeps its columns); of a stacked row it
+    would point at nothing (it did, for T5's buckets and the two layouts of appendix C).
+    Negative controls: the words are found in the caption T5's buckets had and in the alt
+    text its Toeplitz figure has, and a stacked row has no panels side by side."""
     in_passing = {
         name
         for _, name, mystnb, _ in book_cells
         if name in STATIC
-        and PLACE_IN_PASSING.search(mystnb["figure"]["caption"])
+        and PLACE_IN_PASSING.search(
+            mystnb["figure"]["caption"] + " " + mystnb.get("image", {}).get("alt", "")
+        )
         and not figures.entry(name).panels_by_place
     }
     assert "fig-ch01-attention" in in_passing  # (left), (middle), the right column
     try:
         for name in sorted(in_passing):
             assert _panels_side_by_side(figures.build(name, phone=True)), (
-                f"{name}'s caption points at panels by place, but its drawing for phones "
-                "stacks them: name them by what they show, or register panels_by_place"
+                f"{name}'s caption or alt text points at panels by place, but its drawing "
+                "for phones stacks them: name them by what they show, or register "
+                "panels_by_place"
             )
         assert PLACE_IN_PASSING.search("bidirectional (left) and unidirectional (right)")
+        assert PLACE_IN_PASSING.search("The left one is speckled noise")
+        assert not PLACE_IN_PASSING.search("constant columns on the right")
         assert _panels_side_by_side(figures.build("fig-ch15-length"))
         assert not _panels_side_by_side(figures.build("fig-ch15-length", phone=True))
         # two stacked panels beside a colour bar drawn in axes of its own (cax=) are stacked
