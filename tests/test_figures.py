@@ -383,15 +383,17 @@ CAPTION_NAMING_PANELS_BY_PLACE = re.compile(r"\bLeft\b")
 
 def test_a_caption_naming_panels_by_place_gets_them_headed_on_phones(book_cells):
     """A phone stacks a row of panels, so a caption's "Left: ... Right: ..." would point at
-    nothing: exactly the figures whose captions name their panels by place are registered with
-    ``panels_by_place`` (and their drawing for phones heads the panels with those words, see
-    test_figures_have_no_title). Negative control: a figure that names its panels by place but
-    has no row to stack fails to build for phones."""
+    nothing: exactly the figures whose captions (or alt texts) name their panels by place are
+    registered with ``panels_by_place`` (and their drawing for phones heads the panels with
+    those words, see test_figures_have_no_title). Negative control: a figure that names its
+    panels by place but has no row to stack fails to build for phones."""
     by_place = {
         name
         for _, name, mystnb, _ in book_cells
         if name in STATIC
-        and CAPTION_NAMING_PANELS_BY_PLACE.search(mystnb["figure"]["caption"])
+        and CAPTION_NAMING_PANELS_BY_PLACE.search(
+            mystnb["figure"]["caption"] + " " + mystnb.get("image", {}).get("alt", "")
+        )
     }
     registered = {name for name in STATIC if figures.entry(name).panels_by_place}
     assert len(by_place) >= 20
@@ -418,7 +420,7 @@ def test_a_caption_naming_panels_by_place_gets_them_headed_on_phones(book_cells)
 # "(left)", "the right column", "the left one": a caption or an alt text pointing at a panel
 # by place in passing
 PLACE_IN_PASSING = re.compile(
-    r"\((?:left|middle|right)\b|\b(?:left|middle|right) (?:panel|column|map|one)\b", re.I
+    r"\((?:left|middle|right)\b|\b(?:left|middle|right) (?:panel|column|map|one)s?\b", re.I
 )
 
 
@@ -435,21 +437,24 @@ def _panels_side_by_side(fig) -> bool:
 
 
 def test_a_caption_or_alt_text_pointing_at_a_panel_in_passing_is_true_on_phones(book_cells):
-    """Outside the registered "Left: ... Right: ..." form, a caption or an alt text may say
-    "(left)", "the right column" or "the left one" only of a figure whose drawing for phones
-    still sets panels side by side (a grid of rows keeps its columns); of a stacked row it
-    would point at nothing (it did, for T5's buckets and the two layouts of appendix C).
-    Negative controls: the words are found in the caption T5's buckets had and in the alt
-    text its Toeplitz figure has, and a stacked row has no panels side by side."""
-    in_passing = {
+    """Unless its figure is registered ``panels_by_place`` (whose stacked panels are headed
+    "Left", "Right" on a phone), a caption or an alt text may say "(left)", "the right column"
+    or "the left one" only of a figure whose drawing for phones still sets panels side by
+    side (a grid of rows keeps its columns); of a stacked row it would point at nothing (it
+    did, for T5's buckets and the two layouts of appendix C). The alt texts are read: T5's
+    Toeplitz figure is found through its alt text alone. Negative control: a stacked row has
+    no panels side by side (and the pattern is checked on the caption T5's buckets had)."""
+    pointing = {
         name
         for _, name, mystnb, _ in book_cells
         if name in STATIC
         and PLACE_IN_PASSING.search(
             mystnb["figure"]["caption"] + " " + mystnb.get("image", {}).get("alt", "")
         )
-        and not figures.entry(name).panels_by_place
     }
+    # found only through its alt text ("the left one"), so the alt texts are read
+    assert "fig-ch10-t5-toeplitz" in pointing
+    in_passing = {name for name in pointing if not figures.entry(name).panels_by_place}
     assert "fig-ch01-attention" in in_passing  # (left), (middle), the right column
     try:
         for name in sorted(in_passing):
@@ -460,6 +465,8 @@ def test_a_caption_or_alt_text_pointing_at_a_panel_in_passing_is_true_on_phones(
             )
         assert PLACE_IN_PASSING.search("bidirectional (left) and unidirectional (right)")
         assert PLACE_IN_PASSING.search("The left one is speckled noise")
+        assert PLACE_IN_PASSING.search("the left and right panels")  # plurals too
+        assert PLACE_IN_PASSING.search("the right columns")
         assert not PLACE_IN_PASSING.search("constant columns on the right")
         assert _panels_side_by_side(figures.build("fig-ch15-length"))
         assert not _panels_side_by_side(figures.build("fig-ch15-length", phone=True))
