@@ -107,6 +107,7 @@ STATIC = {
     "first coordinate of the pair": "坐标对的第一个坐标",
     "first zero / b": "第一个零点 / b",
     "fraction of variance explained": "解释的方差比例",
+    "fraction of variance\nexplained": "解释的方差比例",
     "frequency (cycles per 512 positions)": "频率（每 512 个位置的周期数）",
     "frequency index $i$": "频率下标 $i$",
     "frequency index i": "频率下标 i",

@@ -101,7 +101,10 @@ def beyond_offdiagonal():
             label="m − n and m + n" if bold else None,
         )
     left.set_xlabel("off-diagonal strength $s$")
-    left.set_ylabel("fraction of variance explained")
+    # one line would be taller than the panel stacked on a phone
+    left.set_ylabel(
+        "fraction of variance\nexplained" if phone() else "fraction of variance explained"
+    )
     left.set_ylim(0, 1.03)
     left.legend(loc="lower left")
     s_show = 0.5

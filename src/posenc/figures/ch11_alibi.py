@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import alibi_bias, alibi_slopes, decay_sum
 from . import figure
-from ._style import SEQUENTIAL, d_color
+from ._style import SEQUENTIAL, d_color, panel_name
 
 HEAD_COUNTS = (8, 12, 16, 20, 32)
 MARKERS = ("o", "s", "^", "D", "v")
@@ -65,13 +65,7 @@ def alibi_bias_figure():
         ax.grid(False)
         ax.set_xlabel("key n")
         ax.set_ylabel("query m")
-        ax.text(
-            0.0,
-            1.03,
-            f"head {h + 1} of {n_heads}, slope 1/{1 / slopes[h]:.0f}",
-            transform=ax.transAxes,
-            fontsize=10,
-        )
+        panel_name(ax, f"head {h + 1} of {n_heads}, slope 1/{1 / slopes[h]:.0f}")
         ax.text(
             length - 1.5,
             1.5,
