@@ -383,23 +383,27 @@ CAPTION_NAMING_PANELS_BY_PLACE = re.compile(r"\bLeft\b")
 
 def test_a_caption_naming_panels_by_place_gets_them_headed_on_phones(book_cells):
     """A phone stacks a row of panels, so a caption's "Left: ... Right: ..." would point at
-    nothing: exactly the figures whose captions (or alt texts) name their panels by place are
-    registered with ``panels_by_place`` (and their drawing for phones heads the panels with
-    those words, see test_figures_have_no_title). Negative control: a figure that names its
-    panels by place but has no row to stack fails to build for phones."""
-    by_place = {
-        name
-        for _, name, mystnb, _ in book_cells
-        if name in STATIC
-        and CAPTION_NAMING_PANELS_BY_PLACE.search(
-            mystnb["figure"]["caption"] + " " + mystnb.get("image", {}).get("alt", "")
-        )
-    }
+    nothing: exactly the figures whose captions name their panels by place are registered with
+    ``panels_by_place`` (and their drawing for phones heads the panels with those words, see
+    test_figures_have_no_title), and an alt text says "Left" only of such a figure. Negative
+    control: a figure that names its panels by place but has no row to stack fails to build
+    for phones."""
+    by_place, alt_by_place = set(), set()
+    for _, name, mystnb, _ in book_cells:
+        if name in STATIC:
+            if CAPTION_NAMING_PANELS_BY_PLACE.search(mystnb["figure"]["caption"]):
+                by_place.add(name)
+            if CAPTION_NAMING_PANELS_BY_PLACE.search(mystnb.get("image", {}).get("alt", "")):
+                alt_by_place.add(name)
     registered = {name for name in STATIC if figures.entry(name).panels_by_place}
     assert len(by_place) >= 20
     assert by_place == registered, (
         f"captions name panels by place: {sorted(by_place - registered)} not registered "
         f"with panels_by_place; {sorted(registered - by_place)} registered, caption does not"
+    )
+    assert alt_by_place <= registered, (
+        f"alt texts name panels by place: {sorted(alt_by_place - registered)} not registered "
+        "with panels_by_place"
     )
     from posenc.figures import ch02_taylor_expansion
 
@@ -420,7 +424,7 @@ def test_a_caption_naming_panels_by_place_gets_them_headed_on_phones(book_cells)
 # "(left)", "the right column", "the left one": a caption or an alt text pointing at a panel
 # by place in passing
 PLACE_IN_PASSING = re.compile(
-    r"\((?:left|middle|right)\b|\b(?:left|middle|right) (?:panel|column|map|one)s?\b", re.I
+    r"\((?:left|middle|right)\b|\b(?:left|middle|right)\s+(?:panel|column|map|one)s?\b", re.I
 )
 
 
@@ -441,9 +445,10 @@ def test_a_caption_or_alt_text_pointing_at_a_panel_in_passing_is_true_on_phones(
     "Left", "Right" on a phone), a caption or an alt text may say "(left)", "the right column"
     or "the left one" only of a figure whose drawing for phones still sets panels side by
     side (a grid of rows keeps its columns); of a stacked row it would point at nothing (it
-    did, for T5's buckets and the two layouts of appendix C). The alt texts are read: T5's
-    Toeplitz figure is found through its alt text alone. Negative control: a stacked row has
-    no panels side by side (and the pattern is checked on the caption T5's buckets had)."""
+    did, for T5's buckets and the two layouts of appendix C). The alt texts are read: some
+    figure (today T5's Toeplitz figure and ch03's Gram) is found through its alt text alone.
+    Negative control: a stacked row has no panels side by side (and the pattern is checked on
+    the caption T5's buckets had)."""
     pointing = {
         name
         for _, name, mystnb, _ in book_cells
@@ -452,8 +457,13 @@ def test_a_caption_or_alt_text_pointing_at_a_panel_in_passing_is_true_on_phones(
             mystnb["figure"]["caption"] + " " + mystnb.get("image", {}).get("alt", "")
         )
     }
-    # found only through its alt text ("the left one"), so the alt texts are read
-    assert "fig-ch10-t5-toeplitz" in pointing
+    # some figure is found through its alt text alone, so the alt texts are read
+    by_caption_alone = {
+        name
+        for _, name, mystnb, _ in book_cells
+        if name in STATIC and PLACE_IN_PASSING.search(mystnb["figure"]["caption"])
+    }
+    assert pointing - by_caption_alone, "no figure is found through its alt text alone"
     in_passing = {name for name in pointing if not figures.entry(name).panels_by_place}
     assert "fig-ch01-attention" in in_passing  # (left), (middle), the right column
     try:
@@ -467,6 +477,7 @@ def test_a_caption_or_alt_text_pointing_at_a_panel_in_passing_is_true_on_phones(
         assert PLACE_IN_PASSING.search("The left one is speckled noise")
         assert PLACE_IN_PASSING.search("the left and right panels")  # plurals too
         assert PLACE_IN_PASSING.search("the right columns")
+        assert PLACE_IN_PASSING.search("the left\npanel")  # a caption keeps its line breaks
         assert not PLACE_IN_PASSING.search("constant columns on the right")
         assert _panels_side_by_side(figures.build("fig-ch15-length"))
         assert not _panels_side_by_side(figures.build("fig-ch15-length", phone=True))
