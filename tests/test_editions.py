@@ -122,6 +122,9 @@ def test_glue_roles_are_qualified_with_their_page():
         f"{{glue:md}}`{page}::k:commonmark`，:math:`x`"
     )
     assert translations.qualify_glue("{glue:md}`x.md::k`", page) == "{glue:md}`x.md::k`"
+    # a role named in inline code is not one (CONTRIBUTING's `{glue:md}`, then `table`)
+    named = "placed with `{glue:md}`: as `table` does"
+    assert translations.qualify_glue(named, page) == named
     # a docstring's reStructuredText roles become MyST roles (the page is parsed as MyST)
     assert translations.qualify_glue(":math:`x` (:ref:`y`)", page, docstring=True) == (
         "{math}`x` ({ref}`y`)"

@@ -367,7 +367,8 @@ def qualify_glue(text: str, page: str, docstring: bool = False) -> str:
         text = RST_ROLE.sub(
             lambda match: f"{{{match.group(1)}}}`{match.group(2)}`", text
         )
-    return re.sub(r"\{(glue(?::\w+)?)\}`([^`]*)`", qualified, text)
+    # (not a role named in inline code, `{glue:md}`, which a later backtick would close)
+    return re.sub(r"(?<!`)\{(glue(?::\w+)?)\}`([^`]*)`", qualified, text)
 
 
 def from_docstring(message) -> bool:
