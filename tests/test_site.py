@@ -10,8 +10,11 @@ from urllib.parse import unquote, urlsplit
 import pytest
 import yaml
 from browser import FETCHED
+from bs4 import BeautifulSoup
 from no_object_reprs import object_reprs
 from support.book import HTML, built_page, edition_root, is_notebook, toc_files
+
+from posenc.display import NUMBER
 
 pytestmark = pytest.mark.site
 
@@ -748,3 +751,51 @@ def test_no_page_shows_an_object_repr(built_site):
         if "_sources" not in page.parts
     }
     assert not {page: found for page, found in shown.items() if found}
+
+
+def numbers_not_flush_right(soup) -> list[str]:
+    """The titles of a page's table columns whose every cell is a number (the pattern by
+    which `posenc.display.table` sets a column flush right) but not every cell is."""
+    found = []
+    for table in soup.select("main table"):
+        rows = [row.find_all("td") for row in table.select("tbody tr")]
+        for k, title in enumerate(table.select("thead th")):
+            cells = [row[k] for row in rows if len(row) > k]
+            texts = [cell.get_text(strip=True) for cell in cells]
+            if (
+                any(texts)
+                and all(NUMBER.fullmatch(text) for text in texts)
+                and not all("text-right" in cell.get("class", []) for cell in cells)
+            ):
+                found.append(title.get_text(" ", strip=True))
+    return found
+
+
+@pytest.mark.parametrize(
+    "align, found",
+    [
+        ("", ["d", "error"]),  # Markdown's `|---|`
+        ("text-left", ["d", "error"]),  # `|:---|`
+        ("text-right", []),  # `|---:|`, as posenc.display.table writes a column of numbers
+    ],
+)
+def test_a_column_of_numbers_not_flush_right_is_found(align, found):
+    html = (
+        "<main><table><thead><tr><th>d</th><th>error</th><th>note</th></tr></thead><tbody>"
+        f'<tr><td class="{align}">64</td><td class="{align}">1.9 × 10⁻⁴</td><td>—</td></tr>'
+        f'<tr><td class="{align}">128</td><td class="{align}">−0.031</td><td>all</td></tr>'
+        "</tbody></table></main>"
+    )
+    assert numbers_not_flush_right(BeautifulSoup(html, "html.parser")) == found
+
+
+def test_columns_of_numbers_are_flush_right(soups, built_site):
+    """Every table's columns of numbers are set flush right, in both editions, whether
+    `table` built it or it is typed in a page's Markdown with glued numbers (eight such
+    tables were `|---|`, left-aligned, beside `table`'s right-aligned ones)."""
+    found = {
+        path.relative_to(built_site).as_posix(): titles
+        for path, soup in soups.items()
+        if (titles := numbers_not_flush_right(soup))
+    }
+    assert not found, f"columns of numbers not flush right: {found}"
