@@ -65,6 +65,12 @@ def test_chapter_lint_points_at_the_line_of_the_chapter(tmp_path):
 
 
 MUTANT_CELL = """
+```{{prf:proposition}} One
+:label: prop-one
+
+One minus one is zero.
+```
+
 ```{{code-cell}} ipython3
 ---
 falsify:
@@ -93,6 +99,27 @@ def test_chapter_lint_wants_each_mutant_text_exactly_once(tmp_path, replace, fou
     assert (result.returncode, flagged) == ((0, False) if found == 1 else (1, True)), (
         result.stdout + result.stderr
     )
+
+
+def test_chapter_lint_fails_mutants_that_would_never_run(tmp_path):
+    """Mutants run only in a statement's check cell; the same cell under a heading of its
+    own, after no statement, would pass the build with mutants nobody ran."""
+    chapter = tmp_path / "ch99-orphan.md"
+    cell = MUTANT_CELL.format(replace="x - 1")
+    orphan = cell[cell.index("```{code-cell}") :].replace("x = 1", "x = 1.0")
+    chapter.write_text(NOTEBOOK_HEADER + "\n# Mutants\n" + cell + "\n## Later\n" + orphan)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "lint_chapters.py"), str(chapter)],
+        capture_output=True,
+        text=True,
+    )
+    line = chapter.read_text().splitlines().index("x = 1.0") + 1
+    assert result.returncode == 1, result.stdout + result.stderr
+    found = [row for row in result.stdout.splitlines() if "never run" in row]
+    assert found == [
+        f"{chapter}:{line}:1: MUT mutants in a cell that is no statement's check cell "
+        "never run"
+    ], result.stdout
 
 
 MATHS_CHAPTER = """

@@ -8,7 +8,8 @@ per-file-ignores for "*.ipynb" hold what chapters may do besides). Findings are 
 at their line in the chapter's .md source. A check cell's `falsify` mutants are linted too:
 each `replace` text must occur exactly once in its cell (posenc.checks replaces the first
 occurrence; a text found twice may mutate another line than the one meant, and reformatting a
-cell may silently leave a mutant with nothing to replace). And a display formula (`$$` ... `$$`)
+cell may silently leave a mutant with nothing to replace), and a cell with mutants must be a
+statement's check cell, the only kind whose mutants run. And a display formula (`$$` ... `$$`)
 may hold no blank line: the site renders it, but JupyterLab (jupyterlab-myst) shows it as raw TeX.
 Exit status: 0 when clean, 1 with findings.
 
@@ -27,6 +28,8 @@ from pathlib import Path
 
 import jupytext
 import nbformat
+
+from posenc.checks import statements
 
 ROOT = Path(__file__).resolve().parent.parent
 RUFF = Path(sys.executable).parent / "ruff"
@@ -73,9 +76,15 @@ def shown(path: Path) -> str:
 
 def mutant_findings(path: Path, cells) -> list[tuple]:
     """A finding for each `falsify` mutant whose `replace` text does not occur exactly once
-    in its cell."""
+    in its cell, and for each cell whose mutants never run: posenc.checks runs them only in a
+    statement's check cell (the first cell with `falsify` after the statement, before the
+    next heading)."""
     findings = []
+    check_cells = statements(path)[1]
     for source, line, metadata in cells:
+        if "falsify" in metadata and source not in check_cells:
+            message = "mutants in a cell that is no statement's check cell never run"
+            findings.append((shown(path), line, 1, "MUT", message))
         for mutant in metadata.get("falsify", []):
             count = source.count(str(mutant.get("replace", "")))
             if count != 1:
