@@ -118,7 +118,8 @@ def test_every_chapter_executed_once_in_order(chapter, built_site):
 def test_the_page_offers_the_executed_chapter(chapter, built_site):
     """The page offers the executed chapter, unless its code runs only in a clone: a valid
     notebook, the same file from every build (cells numbered, not jupytext's random ids), with
-    the chapter's code but the cells the page removes (the build's own), as executed."""
+    the chapter's code but the cells the page removes (the build's own), as executed, and the
+    live explorers, unexecuted, for Jupyter (`make lab` opens these notebooks)."""
     executed = offered_notebook(built_site, chapter)
     if runs_in_a_clone_only(chapter):
         assert executed is None, f"{chapter.name} runs in a clone only, yet is offered"
@@ -134,7 +135,7 @@ def test_the_page_offers_the_executed_chapter(chapter, built_site):
     kept = [
         cell
         for cell in code_cells(executed_in_the_cache(chapter))
-        if REMOVED not in cell.metadata.get("tags", [])
+        if REMOVED not in (tags := cell.metadata.get("tags", [])) or SKIP in tags
     ]
     offered = code_cells(notebook)
     assert [c.source for c in offered] == [c.source for c in kept], (

@@ -2,7 +2,9 @@
 
 The code a reader sees on a built page (open or folded, in page order) is exactly the code of
 the notebook its download menu offers, less the cells whose code the page hides
-(`remove-input`: a library function's source shown as output). Each page's notebook, saved
+(`remove-input`: a library function's source shown as output) and the live explorers that only
+Jupyter can run (`skip-execution`: ipywidgets need a front end; test_chapters.py holds them to
+that). Each page's notebook, saved
 alone in an empty folder outside the repository, runs in a fresh plain Python (not IPython, as
 pasted into `python`) in the environment book/appendix-reproducing.md tells a reader to make:
 the site's wheel with its `book` extra, held to the site's constraints.txt. So:
@@ -169,6 +171,8 @@ def cells_to_run(page: Path, notebook: Path) -> list[tuple[str, str]]:
         if "remove-input" in cell.metadata.get("tags", []):
             cells.append(("hidden", cell.source))
             continue
+        if "skip-execution" in cell.metadata.get("tags", []):
+            continue  # a live explorer, for Jupyter: the page does not show it
         assert matched < len(on_page), f"{notebook.name} has code that {page.name} does not show"
         kind, source = on_page[matched]
         assert cell.source.rstrip("\n") == source.rstrip("\n"), (

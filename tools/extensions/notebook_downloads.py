@@ -230,9 +230,13 @@ def offer_notebook(app: Sphinx, pagename, templatename, context, doctree) -> Non
         return  # it runs in a clone only (its front matter says so)
     page = ReadablePage(app, pagename, glue_of(notebook))
     # the cells the page removes are the build's (its verdicts, the numbers glued into the
-    # text, which the notebook's text now shows): the notebook holds the page's code
+    # text, which the notebook's text now shows): the notebook holds the page's code, and the
+    # live explorers the page cannot run (`skip-execution`), which are for Jupyter
     notebook.cells = [
-        cell for cell in notebook.cells if "remove-cell" not in cell.metadata.get("tags", [])
+        cell
+        for cell in notebook.cells
+        if "remove-cell" not in (tags := cell.metadata.get("tags", []))
+        or "skip-execution" in tags
     ]
     notebook.cells.insert(0, nbformat.v4.new_markdown_cell(banner(app, pagename)))
     for number, cell in enumerate(notebook.cells, start=1):
