@@ -177,8 +177,8 @@ def test_the_chinese_style():
             assert re.fullmatch(r"\S+ \d{4}[a-z]?", label) and CJK.match(label)
         else:
             assert label == english[key][0]
-        if "zhnote" in entry.fields:
-            assert text.endswith(entry.fields["zhnote"] + "。")
+        if "zhnote" in entry.fields:  # as printed: the field's \_ is an underscore
+            assert text.endswith(entry.fields["zhnote"].replace("\\_", "_") + "。")
     order = list(chinese)
     sources = [k for k, e in entries().items() if bibstyle.is_chinese_source(e)]
     assert set(order[: len(sources)]) == set(sources), "Chinese sources are not first"
@@ -281,6 +281,53 @@ def test_a_missing_chinese_note_fails_the_chinese_build(tmp_path):
     log = result.stdout + result.stderr
     assert result.returncode != 0
     assert "no Chinese text in book/references.bib for seed003copy: zhnote" in log
+
+
+def citations_and_their_labels(site: Path, page: str) -> list[tuple[str, str]]:
+    """(what a citation on ``page`` says, the label of the entry it links to)."""
+    bibliography = BeautifulSoup(
+        (site / "book" / "bibliography.html").read_text(), "html.parser"
+    )
+    label_of = {
+        item["id"]: item.select_one(".label").get_text(strip=True).strip("[]")
+        for item in bibliography.select('div.citation[role="doc-biblioentry"]')
+    }
+    cited = BeautifulSoup((site / "book" / f"{page}.html").read_text(), "html.parser")
+    return [
+        (
+            " ".join(re.sub(r"[()]", " ", citation.get_text(" ")).split()),
+            label_of.get(link["href"].split("#")[1], "(no entry)"),
+        )
+        for citation in cited.select(".bibtex-citation")
+        for link in citation.select('a[href*="bibliography.html#"]')
+    ]
+
+
+@pytest.mark.build
+def test_a_new_citation_renders_the_pages_that_cite_again(tmp_path):
+    """citation_dependencies.py: the bibliography's ids follow the order of first citation, so
+    a new citation on one page renumbers the entries cited after it; a later page that cites,
+    unchanged itself, is written again with the new ids (it kept the old ones: "Barbero et al.
+    2024" linked to another entry)."""
+    intro = "# A small book\n\nNothing cited yet.\n"
+    book = make_small_book(
+        tmp_path, {"intro": intro, "cites": PAGE, "bibliography": BIBLIOGRAPHY}
+    )
+    build_book(book, expect_ok=True)
+    site = book / "_build" / "html"
+    before = citations_and_their_labels(site, "cites")
+    assert len(before) == 3 and all(label in said for said, label in before), before
+
+    bib = book / "book" / "references.bib"
+    first = "@misc{aaron1900first,\n  title = {First}, author = {Aaron, Abe}, year = {1900}\n}\n"
+    bib.write_text(first + bib.read_text(encoding="utf-8"), encoding="utf-8")
+    (book / "book" / "intro.md").write_text(
+        intro.replace("Nothing", "{cite}`aaron1900first`")
+    )
+    build_book(book, expect_ok=True)
+    after = citations_and_their_labels(site, "cites")
+    assert [said for said, _ in after] == [said for said, _ in before]
+    assert all(label in said for said, label in after), after
 
 
 # ------------------------------------------------------------------ the built Chinese site
