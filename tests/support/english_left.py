@@ -53,6 +53,7 @@ NAMES = {
     "make pdf",  # a command the download menu names, in a tooltip (no code there)
     "Noto Sans CJK SC", "DejaVu Sans",  # fonts, named in the reproducing appendix
     "Transformer Circuits Thread",  # a venue, in a reference's note
+    "Machine Learning Mastery",  # a website, in a reference's note
     "Derived in chapter",  # how a docstring says where the book derives it (CONTRIBUTING)
 }  # fmt: skip
 
