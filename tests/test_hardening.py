@@ -1014,7 +1014,7 @@ BAD_INPUT = [
         for base in BAD_BASE
     ],
     # ------------------------------------------------------------------ decay.py
-    *[bad(public("decay_integral"), "x", x) for x in BAD_X],
+    *[bad(public("decay_integral"), "x", x) for x in (*BAD_X, 10**400)],
     *[bad(public("decay_sum"), "x", x, 8) for x in BAD_X],
     *[bad(public("decay_integral"), "base", 1.0, base) for base in BAD_BASE],
     *[bad(public("decay_sum"), "base", 1.0, 8, base) for base in BAD_BASE],
@@ -1221,7 +1221,7 @@ BAD_INPUT = [
     ],
     *[
         bad(public("rope_partial_integral"), "u", 1.0, u)
-        for u in (-0.1, [0.5, 1.5], math.nan, "a", True)
+        for u in (-0.1, [0.5, 1.5], math.nan, "a", True, [[0.5, 0.5]])
     ],
     *[
         bad(public("rope_partial_integral"), "base", 1.0, 0.5, base)
@@ -1376,6 +1376,14 @@ BAD_INPUT = [
     bad(public("p_rope_frequencies"), "p", 8, p=1.5),
     bad(public("p_rope_frequencies"), "d", 5),
     bad(public("score_from_coefficients"), "h", np.ones(3), [0, 1], 8),
+    *[
+        bad(function, "h", h, *rest)
+        for function, rest in (
+            (public("score_from_coefficients"), ([0, 1], 8)),
+            (public("interpolation_bound"), (1.0, 8)),
+        )
+        for h in (["a"] * 4, [None] * 4, [1.0, 2.0, math.inf, 3.0])
+    ],
     bad(public("score_from_coefficients"), "positions", np.ones(4) + 0j, [math.nan], 8),
     bad(public("fit_score_coefficients"), "target", [1.0, 2.0], [0, 1, 2], 8),
     bad(public("fit_score_coefficients"), "ridge", [1.0, 2.0], [0, 1], 8, ridge=0),

@@ -133,8 +133,7 @@ def self_attention(x, w_q, w_k, w_v, causal=False) -> np.ndarray:
 
     with :math:`A(X)` from :func:`attention_weights`. Without the causal mask it is permutation
     equivariant, :math:`\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)` for every permutation matrix
-    :math:`P` (chapter 1, theorem "Permutation equivariance of self-attention"). Derived in
-    chapter 1.
+    :math:`P` (chapter 1, theorem "Permutation equivariance of self-attention").
 
     Derived in chapter 1 (:ref:`ch01-equivariance`).
 
@@ -205,7 +204,7 @@ class ToyModel:
         return self_attention(x, self.w_q, self.w_k, self.w_v, causal=causal)
 
     def score(self, x) -> np.ndarray:
-        r"""The pooled scalar score :math:`r^\top \tfrac1n \mathbf 1^\top \mathrm{Attn}(X)`.
+        r"""The pooled scalar score :math:`\tfrac1N \mathbf 1^\top \mathrm{Attn}(X)\, r`.
 
         The mean of the head's outputs over the tokens, read out with the vector ``readout``
         (a stand-in for a classifier head). Chapter 1 shows it cannot tell "A hit B" from
@@ -220,7 +219,7 @@ def toy_model(d=8, seed=2021, words=("A", "hit", "B")) -> ToyModel:
     With ``rng = np.random.default_rng(seed)``, in this order: the three projections
     ``W_q, W_k, W_v = rng.standard_normal((3, d, d)) / sqrt(d)``, one embedding per word
     ``rng.standard_normal((len(words), d))``, and the readout ``rng.standard_normal(d)``.
-    Derived (and drawn in the open, in the same order) in chapter 1.
+    Drawn in the open, in the same order, in chapter 1.
 
     Derived in chapter 1 (:ref:`ch01-attention`).
 

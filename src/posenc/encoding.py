@@ -172,7 +172,7 @@ def block_encoding(positions, theta) -> np.ndarray:
     .. math:: p_m = (\cos m\theta_0, \sin m\theta_0, \cos m\theta_1, \sin m\theta_1, \dots).
 
     Every such table satisfies :math:`\langle p_m, p_n\rangle = \sum_i \cos((m-n)\theta_i)`,
-    whatever the :math:`\theta_i` (chapter 3, theorem "Block solutions"); the paper's encoding is
+    whatever the :math:`\theta_i` (chapter 3, theorem "Block solution"); the paper's encoding is
     the case :math:`\theta_i = b^{-2i/d}` with each pair written (sin, cos).
 
     Derived in chapter 3 (:ref:`ch03-blocks`).
@@ -203,14 +203,16 @@ def block_encoding(positions, theta) -> np.ndarray:
 
 
 def tensor2tensor_frequencies(d, max_timescale=10000.0) -> np.ndarray:
-    r"""The frequencies of tensor2tensor's and fairseq's code: :math:`d/2` geometric steps from
-    1 down to exactly :math:`1/\text{max\_timescale}`,
+    r"""The frequencies of tensor2tensor's and fairseq's code: :math:`d/2` frequencies,
+    geometrically spaced (:math:`d/2 - 1` steps) from 1 down to exactly
+    :math:`1/\text{max\_timescale}`,
 
     .. math:: \theta_i = \exp\!\Big(-\,i\,\frac{\ln(\text{max\_timescale})}{d/2 - 1}\Big),
-              \qquad i = 0, \dots, d/2 - 1.
+              \qquad i = 0, \dots, d/2 - 1,
 
-    The paper's formula (:func:`frequencies`) steps by :math:`\ln(b)/(d/2)` instead, so its
-    lowest frequency stops one step short of :math:`1/b`.
+    for an even d of at least 4 (tensor2tensor also takes d = 2, dividing by
+    :math:`\max(d/2 - 1, 1)`). The paper's formula (:func:`frequencies`) steps by
+    :math:`\ln(b)/(d/2)` instead, so its lowest frequency stops one step short of :math:`1/b`.
     Derived in chapter 4 (:ref:`ch04-wavelengths`), against the paper's frequencies; the
     tensor2tensor source is read in :ref:`appendix-real-code-t2t`.
     """

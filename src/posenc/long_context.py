@@ -88,22 +88,38 @@ def p_rope_frequencies(d, base=10000.0, p=0.75) -> np.ndarray:
     return out
 
 
+def _check_coefficients(h, size: int) -> np.ndarray:
+    """``h`` as a complex array of ``size`` finite numbers (the d/2 coefficients h_j)."""
+    array = np.asarray(h)
+    if array.dtype.kind not in "iufc" or array.shape != (size,):
+        raise ValueError(
+            f"h must hold d/2 = {size} finite (complex) coefficients, got "
+            f"shape {array.shape} of {array.dtype}"
+        )
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"h must hold finite coefficients, got {array}")
+    return array.astype(complex)
+
+
 def score_from_coefficients(h, positions, d, base=10000.0) -> np.ndarray:
     r"""The score function :math:`a(s) = \mathrm{Re}\sum_j h_j e^{\mathrm{i} s\theta_j}` of
     Position Interpolation, at the given (real) positions.
 
-    ``h`` holds the d/2 complex coefficients :math:`h_j = \tilde q_j \overline{\tilde k_j}`.
-
     Derived in chapter 14 (:ref:`ch14-pi`).
+
+    Parameters
+    ----------
+    h : array_like of d/2 finite complex numbers
+        The coefficients :math:`h_j = \tilde q_j \overline{\tilde k_j}`.
+    positions : real or 1-D array of reals
+    d : int
+        Dimension, a positive even integer.
+    base : float
+        The base b > 1.
     """
     d = check_dimension(d)
     theta = frequencies(d, base)
-    h = np.asarray(h)
-    if h.shape != theta.shape or not np.all(np.isfinite(h)):
-        raise ValueError(
-            f"h must hold d/2 = {theta.size} finite (complex) coefficients, "
-            f"got shape {h.shape}"
-        )
+    h = _check_coefficients(h, theta.size)
     s = check_positions(positions)
     return (np.exp(1j * np.multiply.outer(s, theta)) @ h).real
 
@@ -154,15 +170,21 @@ def interpolation_bound(h, gap, d, base=10000.0) -> float:
 
     Returns the left-hand (sharper) value.
     Derived in chapter 14 (:ref:`ch14-pi`).
+
+    Parameters
+    ----------
+    h : array_like of d/2 finite complex numbers
+        The coefficients :math:`h_j` of :func:`score_from_coefficients`.
+    gap : float
+        :math:`s_2 - s_1 > 0`.
+    d : int
+        Dimension, a positive even integer.
+    base : float
+        The base b > 1.
     """
     d = check_dimension(d)
     theta = frequencies(d, base)
-    h = np.asarray(h)
-    if h.shape != theta.shape or not np.all(np.isfinite(h)):
-        raise ValueError(
-            f"h must hold d/2 = {theta.size} finite (complex) coefficients, "
-            f"got shape {h.shape}"
-        )
+    h = _check_coefficients(h, theta.size)
     gap = check_positive(gap, "gap")
     return float(gap**2 / 8 * np.sum(np.abs(h) * theta**2))
 
@@ -261,8 +283,9 @@ def yarn_frequencies(
 
 
 def yarn_temperature(scale) -> float:
-    r"""YaRN's attention factor :math:`\sqrt{1/t} = 0.1 \ln s + 1` (for :math:`s \ge 1`);
-    queries and keys are both multiplied by it, so the logits by :math:`1/t`.
+    r"""YaRN's attention factor :math:`\sqrt{1/\tau} = 0.1 \ln s + 1` (for :math:`s \ge 1`), with
+    :math:`\tau` the temperature; queries and keys are both multiplied by it, so the logits by
+    :math:`1/\tau`.
 
     Derived in chapter 14 (:ref:`ch14-yarn`).
     """
@@ -297,7 +320,7 @@ def sandwich_bias(x, d, base=10000.0) -> np.ndarray:
 
 
 def xpos_zeta(d, gamma=0.4) -> np.ndarray:
-    r"""xPos's per-pair decay rates :math:`\zeta_i = (2i/d + \gamma)/(1 + \gamma)`,
+    r"""xPos's per-pair decay rates :math:`\zeta_i = (2i/d + c)/(1 + c)`, :math:`c` = ``gamma``,
     :math:`i = 0, \dots, d/2 - 1`; the score of pair i at distance :math:`x \ge 0` is
     multiplied by :math:`\zeta_i^{x/B}` (scale base B = 512 in xPos).
     Derived in chapter 14 (:ref:`ch14-sandwich`).

@@ -189,11 +189,13 @@ def _slopes_power_of_two(n: int) -> list[float]:
 def alibi_slopes(n_heads) -> np.ndarray:
     r"""ALiBi's head slopes, for any number of heads, in the reference order.
 
-    For a power of two :math:`n` the slopes are the geometric sequence
-    :math:`m_h = 2^{-8h/n}`, :math:`h = 1, \dots, n` (for 8 heads: 1/2, 1/4, …, 1/256). For other
-    :math:`n`, with :math:`c = 2^{\lfloor \log_2 n \rfloor}`, the slopes are those of :math:`c`
+    For a power of two :math:`n_{\text{heads}}` the slopes are the geometric sequence
+    :math:`s_h = 2^{-8h/n_{\text{heads}}}`, :math:`h = 1, \dots, n_{\text{heads}}` (for 8 heads:
+    1/2, 1/4, …, 1/256). For other :math:`n_{\text{heads}}`, with
+    :math:`c = 2^{\lfloor \log_2 n_{\text{heads}} \rfloor}`, the slopes are those of :math:`c`
     heads followed by the 1st, 3rd, 5th, … slopes of the :math:`2c`-head sequence until there are
-    :math:`n`, i.e. :math:`2^{-8(2k-1)/(2c)}` for :math:`k = 1, \dots, n - c`; the list is then
+    :math:`n_{\text{heads}}`, i.e. :math:`2^{-8(2k-1)/(2c)}` for
+    :math:`k = 1, \dots, n_{\text{heads}} - c`; the list is then
     not sorted. Derived in chapter 11 (:ref:`ch11-slopes`).
 
     The values are computed with the reference's own Python float operations
@@ -222,16 +224,16 @@ def alibi_slopes(n_heads) -> np.ndarray:
 def alibi_bias(n_heads, length) -> np.ndarray:
     r"""ALiBi's causal attention bias, one ``(length, length)`` matrix per head.
 
-    For head :math:`h` with slope :math:`m_h` (:func:`alibi_slopes`), query :math:`i` and key
-    :math:`j`:
+    For head :math:`h` with slope :math:`s_h` (:func:`alibi_slopes`), query :math:`m` and key
+    :math:`n`:
 
-    .. math:: \mathrm{bias}[h, i, j] = \begin{cases} -m_h\,(i - j), & j \le i,\\
-              -\infty, & j > i. \end{cases}
+    .. math:: \mathrm{bias}[h, m, n] = \begin{cases} -s_h\,(m - n), & n \le m,\\
+              -\infty, & n > m. \end{cases}
 
     The entries above the diagonal are ``-inf``: they are the causal mask, so that adding the bias
     to the logits both penalises distance and hides future keys, and the softmax gives those keys
     a weight of exactly 0. The diagonal is ``+0.0``. The reference implementation adds
-    :math:`m_h\,j` instead of :math:`-m_h(i - j)`; the two differ by :math:`m_h i`, a constant in
+    :math:`s_h\,n` instead of :math:`-s_h(m - n)`; the two differ by :math:`s_h m`, a constant in
     each row, which the softmax ignores. Derived in chapter 11 (:ref:`ch11-bias`).
 
     Parameters

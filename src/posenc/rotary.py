@@ -140,8 +140,9 @@ def rope_partial_sums(x, d, base=10000.0) -> np.ndarray:
 def rope_bound(x, d, base=10000.0):
     r"""RoFormer's relative upper bound :math:`\frac{1}{d/2}\sum_{j=1}^{d/2} |S_j(x)|`.
 
-    Times :math:`\max_i |h_{i+1} - h_i|` it bounds the RoPE score's modulus; RoFormer plots it
-    to argue for long-term decay. It starts at :math:`(d/2 + 1)/2` and is not monotone.
+    Times :math:`d/2` and :math:`\max_{0 \le j < d/2} |h_{j+1} - h_j|` (with :math:`h_{d/2} = 0`)
+    it bounds the RoPE score's modulus (theorem "RoFormer's decay bound"); RoFormer plots it to
+    argue for long-term decay. It starts at :math:`(d/2 + 1)/2` and is not monotone.
     Derived in chapter 12 (:ref:`ch12-decay`).
     """
     d = check_dimension(d)
@@ -152,16 +153,23 @@ def rope_bound(x, d, base=10000.0):
 def rope_partial_integral(x, u, base=10000.0) -> np.ndarray:
     r"""The continuum limit of :math:`S_j(x)/(d/2)` at :math:`u = 2j/d`:
 
-    .. math:: \int_0^u e^{\mathrm{i}x b^{-t}}\,dt =
+    .. math:: \int_0^u e^{\mathrm{i}x b^{-\nu}}\,d\nu =
               \frac{\mathrm{Ci}(x) - \mathrm{Ci}(x b^{-u})
               + \mathrm{i}\,\big(\mathrm{Si}(x) - \mathrm{Si}(x b^{-u})\big)}{\ln b},
               \qquad x > 0,
 
-    by the substitution :math:`v = x b^{-t}` of chapter 5. The real part is evaluated as
+    by the substitution :math:`v = x b^{-\nu}` of chapter 5. The real part is evaluated as
     :math:`u - (\mathrm{Cin}(x) - \mathrm{Cin}(x b^{-u}))/\ln b`, which keeps its digits for
     small x, and a base so close to 1 that the division by :math:`\ln b` would cancel is
-    integrated by Gauss–Legendre quadrature in t instead, as in :func:`decay_integral`.
+    integrated by Gauss–Legendre quadrature in :math:`\nu` instead, as in :func:`decay_integral`.
     Derived in chapter 12 (:ref:`ch12-decay`).
+
+    Parameters
+    ----------
+    x : positive real or array of positive reals
+    u : real in [0, 1] or 1-D array of them
+    base : float
+        The base b > 1.
 
     Returns
     -------
@@ -172,6 +180,8 @@ def rope_partial_integral(x, u, base=10000.0) -> np.ndarray:
     if np.any(values <= 0):
         raise ValueError(f"x must be > 0, got {values[values <= 0].flat[0]}")
     u = check_real_array(u, "u")
+    if u.ndim > 1:
+        raise ValueError(f"u must be a number or a 1-D array, got shape {u.shape}")
     if np.any((u < 0) | (u > 1)):
         raise ValueError(f"u must lie in [0, 1], got {u[(u < 0) | (u > 1)].flat[0]}")
     log_base = np.log1p(base - 1.0)
@@ -196,7 +206,7 @@ def rope_bound_continuum(x, d, base=10000.0, points=400):
     r""":func:`rope_bound` as :math:`d \to \infty` with x fixed:
 
     .. math:: \frac{1}{d/2}\sum_j |S_j(x)| \approx
-              \frac{d}{2}\int_0^1 \Big|\int_0^u e^{\mathrm{i}x b^{-t}}\,dt\Big|\,du,
+              \frac{d}{2}\int_0^1 \Big|\int_0^u e^{\mathrm{i}x b^{-\nu}}\,d\nu\Big|\,du,
 
     by the midpoint rule with ``points`` nodes in u; x > 0. Derived in chapter 12
     (:ref:`ch12-decay`).

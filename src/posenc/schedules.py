@@ -1,11 +1,11 @@
 r"""Frequency schedules other than the paper's: the finite sum and its continuum limit.
 
-A schedule gives the frequency of pair :math:`i` as :math:`\theta_i = \theta(t_i)` with
-:math:`t_i = 2i/d`. The normalised inner product of two encodings :math:`x` apart is the finite
-sum :math:`S_\theta(x) = \frac{2}{d}\sum_i \cos(x\,\theta(t_i))`, a left Riemann sum of the
-*schedule integral* :math:`J_\theta(x) = \int_0^1 \cos(x\,\theta(t))\,dt`. The paper's schedule
-:math:`\theta(t) = b^{-t}` gives :func:`~posenc.decay_sum` and :func:`~posenc.decay_integral`;
-this module holds the power schedules :math:`\theta(t) = t^\alpha`. Derived in chapter 7
+A schedule gives the frequency of pair :math:`i` as :math:`\theta_i = \theta(\nu_i)` with
+:math:`\nu_i = 2i/d`. The normalised inner product of two encodings :math:`x` apart is the finite
+sum :math:`S_\theta(x) = \frac{2}{d}\sum_i \cos(x\,\theta(\nu_i))`, a left Riemann sum of the
+*schedule integral* :math:`J_\theta(x) = \int_0^1 \cos(x\,\theta(\nu))\,d\nu`. The paper's schedule
+:math:`\theta(\nu) = b^{-\nu}` gives :func:`~posenc.decay_sum` and :func:`~posenc.decay_integral`;
+this module holds the power schedules :math:`\theta(\nu) = \nu^\alpha`. Derived in chapter 7
 (:ref:`ch07-bases-schedules`); the special functions behind the closed forms are in the
 special-functions appendix.
 """
@@ -75,7 +75,8 @@ def schedule_sum(x, d, schedule):
     d : int
         Dimension, a positive even integer.
     schedule : callable
-        Maps an array of ``t`` in :math:`[0, 1)` to the frequencies :math:`\theta(t)`.
+        Maps an array of indices :math:`\nu` in :math:`[0, 1)` to the frequencies
+        :math:`\theta(\nu)`.
 
     Returns
     -------
@@ -104,7 +105,7 @@ def schedule_sum(x, d, schedule):
 
 
 def power_sum(x, d, alpha):
-    r"""The finite sum of the power schedule :math:`\theta(t) = t^\alpha`:
+    r"""The finite sum of the power schedule :math:`\theta(\nu) = \nu^\alpha`:
     :math:`\frac{2}{d}\sum_i \cos\big(x\,(2i/d)^\alpha\big)`. Derived in chapter 7
     (:ref:`ch07-schedules`)."""
     alpha = check_positive(alpha, "alpha")
@@ -112,7 +113,7 @@ def power_sum(x, d, alpha):
 
 
 def power_integral_closed(x, alpha):
-    r"""The closed forms of :math:`J_\alpha(x) = \int_0^1 \cos(x\,t^\alpha)\,dt` for
+    r"""The closed forms of :math:`J_\alpha(x) = \int_0^1 \cos(x\,\nu^\alpha)\,d\nu` for
     :math:`\alpha \in \{1/2, 1, 2\}`:
 
     .. math::
@@ -123,7 +124,7 @@ def power_integral_closed(x, alpha):
         \end{aligned}
 
     with :math:`C` the Fresnel cosine integral, :math:`J_\alpha(0) = 1` and :math:`J_\alpha`
-    even in x (proposition "Closed forms for power schedules").
+    even in x (proposition "Integrals of the power schedules").
     Derived in chapter 7 (:ref:`ch07-closed-forms`).
     """
     alpha = check_positive(alpha, "alpha")
@@ -163,8 +164,8 @@ def power_integral_jacobi(x, alpha, nodes=400):
     .. math:: J_\alpha(x) = \frac{1}{\alpha}\int_0^1 u^{1/\alpha - 1}\cos(xu)\,du,
 
     whose weight :math:`u^{1/\alpha-1}` the rule integrates exactly. With 400 nodes it agrees
-    with the closed forms to about :math:`10^{-11}` for :math:`|x| \le 300` (chapter 7 checks
-    it); beyond that the cosine outruns the nodes, and :math:`|x| > 1000` is refused. For
+    with the closed forms to about :math:`10^{-11}` for :math:`|x| \le 1000` (chapter 7 checks
+    it up to 300); :math:`|x| > 1000` is refused. For
     :math:`\alpha > 2` the rule loses digits as nodes are added; :func:`power_integral` then
     takes the QUADPACK route. Derived in chapter 7 (:ref:`ch07-crossings`).
     """
@@ -182,10 +183,12 @@ def power_integral_jacobi(x, alpha, nodes=400):
 
 
 def power_integral(x, alpha):
-    r""":math:`J_\alpha(x) = \int_0^1 \cos(x\,t^\alpha)\,dt` by the best route: the closed
+    r""":math:`J_\alpha(x) = \int_0^1 \cos(x\,\nu^\alpha)\,d\nu` by the best route: the closed
     form for :math:`\alpha \in \{1/2, 1, 2\}`; Gauss–Jacobi quadrature
     (:func:`power_integral_jacobi`) for :math:`\alpha < 2` and :math:`|x| \le 1000`; QUADPACK
-    (:func:`power_integral_quad`) otherwise. Accurate to about :math:`10^{-10}`.
+    (:func:`power_integral_quad`) otherwise. Accurate to about :math:`10^{-10}`. Outside the
+    closed forms, :math:`\alpha` must lie in :math:`[0.01, 100]`, and on the QUADPACK route
+    every nonzero :math:`|x|` in :math:`[10^{-6}, 10^6]`; anything else is refused.
     Derived in chapter 7 (:ref:`ch07-closed-forms`)."""
     alpha = check_positive(alpha, "alpha")
     if alpha in CLOSED_FORM_EXPONENTS:
@@ -207,7 +210,8 @@ def power_integral_quad(x, alpha):
     :math:`u = \min(1, 1/x)`: the head, where the cosine does not oscillate yet (and the
     amplitude may be infinite at 0), goes to the adaptive rule; the tail to QAWO, the
     oscillatory rule for a smooth amplitude times :math:`\cos(xu)`. Accurate to about
-    :math:`10^{-13}`. Derived in chapter 7 (:ref:`ch07-closed-forms`) and used again in
+    :math:`10^{-13}`; x must lie in :math:`[10^{-6}, 10^6]` and :math:`\alpha` in
+    :math:`[0.01, 100]`. Derived in chapter 7 (:ref:`ch07-closed-forms`) and used again in
     the special-functions appendix.
     """
     x = check_positive(x, "x")

@@ -37,7 +37,8 @@ def diagonal_means(matrix) -> np.ndarray:
     :math:`|m - n| = k`, for :math:`k = 0, \dots, N - 1`.
 
     For a symmetric matrix, :math:`\bar g(|m - n|)` is its best approximation in least squares
-    by any function of :math:`m - n` (chapter 9, lemma "The best Toeplitz fit").
+    by any function of :math:`m - n` (chapter 9, lemma "Diagonal averaging is the least-squares
+    Toeplitz fit").
 
     Derived in chapter 9 (:ref:`ch09-gram`).
     """
@@ -74,7 +75,8 @@ def _toeplitz_hankel_design(n: int):
 def toeplitz_hankel_fit(matrix) -> np.ndarray:
     r"""The least-squares best :math:`f(m - n) + g(m + n)` for a square matrix: one unknown per
     diagonal and one per anti-diagonal. The fitted sum is unique even though the split between
-    f and g is not (a constant can move between them). Derived in chapter 8
+    f and g is not (a constant can move between them, separately on the even and on the odd
+    diagonals). Derived in chapter 8
     (:ref:`ch08-diagonal`)."""
     matrix, scale = _scaled(_check_square(matrix))
     design, normal_pinv = _toeplitz_hankel_design(len(matrix))

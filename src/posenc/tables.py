@@ -83,7 +83,8 @@ def band_energy(table) -> np.ndarray:
 
     :math:`e(f) = w_f |\hat P(f)|^2 / N` with weight 2 except at :math:`f = 0` and (N even)
     :math:`f = N/2`, so that each column's energies sum to its sum of squares (Parseval).
-    Derived in chapter 9 (:ref:`ch09-spectrum`) (lemma "Energy and the best k-frequency fit").
+    Derived in chapter 9 (:ref:`ch09-spectrum`), lemma "The strongest frequencies are the best
+    few sinusoids".
     """
     table = _check_table(table)
     n = len(table)
