@@ -147,6 +147,25 @@ def check_real_array(
     return array
 
 
+def check_complex_vector(
+    value, name: str, size: int, size_label: str = ""
+) -> np.ndarray:
+    """``value`` as a complex array of ``size`` finite numbers (for example the d/2
+    coefficients h_j of chapter 14); bools and strings are not numbers here.
+    ``size_label`` (for example ``"d/2 = "``) is quoted before the size in the message."""
+    array = np.asarray(value)
+    if array.dtype.kind not in "iufc" or array.shape != (size,):
+        raise ValueError(
+            f"{name} must hold {size_label}{size} finite (complex) numbers, got "
+            f"shape {array.shape} of {array.dtype}"
+        )
+    if not np.all(np.isfinite(array)):
+        raise ValueError(
+            f"{name} must hold finite numbers, got {array[~np.isfinite(array)][0]}"
+        )
+    return array.astype(complex)
+
+
 def check_positions(positions) -> np.ndarray:
     """Positions as a 1-D float array.
 

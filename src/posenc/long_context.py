@@ -13,6 +13,7 @@ import numpy as np
 
 from ._validate import (
     check_base,
+    check_complex_vector,
     check_dimension,
     check_finite_real,
     check_positions,
@@ -88,19 +89,6 @@ def p_rope_frequencies(d, base=10000.0, p=0.75) -> np.ndarray:
     return out
 
 
-def _check_coefficients(h, size: int) -> np.ndarray:
-    """``h`` as a complex array of ``size`` finite numbers (the d/2 coefficients h_j)."""
-    array = np.asarray(h)
-    if array.dtype.kind not in "iufc" or array.shape != (size,):
-        raise ValueError(
-            f"h must hold d/2 = {size} finite (complex) coefficients, got "
-            f"shape {array.shape} of {array.dtype}"
-        )
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"h must hold finite coefficients, got {array}")
-    return array.astype(complex)
-
-
 def score_from_coefficients(h, positions, d, base=10000.0) -> np.ndarray:
     r"""The score function :math:`a(s) = \mathrm{Re}\sum_j h_j e^{\mathrm{i} s\theta_j}` of
     Position Interpolation, at the given (real) positions.
@@ -119,7 +107,7 @@ def score_from_coefficients(h, positions, d, base=10000.0) -> np.ndarray:
     """
     d = check_dimension(d)
     theta = frequencies(d, base)
-    h = _check_coefficients(h, theta.size)
+    h = check_complex_vector(h, "h", theta.size, "d/2 = ")
     s = check_positions(positions)
     return (np.exp(1j * np.multiply.outer(s, theta)) @ h).real
 
@@ -184,7 +172,7 @@ def interpolation_bound(h, gap, d, base=10000.0) -> float:
     """
     d = check_dimension(d)
     theta = frequencies(d, base)
-    h = _check_coefficients(h, theta.size)
+    h = check_complex_vector(h, "h", theta.size, "d/2 = ")
     gap = check_positive(gap, "gap")
     return float(gap**2 / 8 * np.sum(np.abs(h) * theta**2))
 
