@@ -15,7 +15,14 @@ import bibstyle  # tools/extensions/ (tests/conftest.py puts it on the path)
 import pytest
 from bs4 import BeautifulSoup
 from pybtex.database import parse_file
-from support.book import HTML, ROOT, built_page, toc_files
+from support.book import (
+    HTML,
+    ROOT,
+    bibliography_labels,
+    built_page,
+    citation_links,
+    toc_files,
+)
 from support.small_books import build_book, make_small_book, run
 
 BIB = ROOT / "book" / "references.bib"
@@ -285,21 +292,14 @@ def test_a_missing_chinese_note_fails_the_chinese_build(tmp_path):
 
 def citations_and_their_labels(site: Path, page: str) -> list[tuple[str, str]]:
     """(what a citation on ``page`` says, the label of the entry it links to)."""
-    bibliography = BeautifulSoup(
-        (site / "book" / "bibliography.html").read_text(), "html.parser"
-    )
-    label_of = {
-        item["id"]: item.select_one(".label").get_text(strip=True).strip("[]")
-        for item in bibliography.select('div.citation[role="doc-biblioentry"]')
-    }
-    cited = BeautifulSoup((site / "book" / f"{page}.html").read_text(), "html.parser")
+
+    def read(name: str) -> BeautifulSoup:
+        return BeautifulSoup((site / "book" / name).read_text(), "html.parser")
+
+    label_of = bibliography_labels(read("bibliography.html"))
     return [
-        (
-            " ".join(re.sub(r"[()]", " ", citation.get_text(" ")).split()),
-            label_of.get(link["href"].split("#")[1], "(no entry)"),
-        )
-        for citation in cited.select(".bibtex-citation")
-        for link in citation.select('a[href*="bibliography.html#"]')
+        (said, label_of.get(fragment, "(no entry)"))
+        for said, fragment in citation_links(read(f"{page}.html"))
     ]
 
 

@@ -12,7 +12,15 @@ import yaml
 from browser import FETCHED
 from bs4 import BeautifulSoup
 from no_object_reprs import object_reprs
-from support.book import HTML, built_page, edition_root, is_notebook, toc_files
+from support.book import (
+    HTML,
+    bibliography_labels,
+    built_page,
+    citation_links,
+    edition_root,
+    is_notebook,
+    toc_files,
+)
 
 from posenc.display import NUMBER
 
@@ -669,23 +677,18 @@ def test_citations_in_the_text_match_their_labels(soups):
     "Vaswani et al. (2017)" or "(Vaswani et al. 2017)" for the label "Vaswani et al. 2017"
     ("(苏剑林 2021)" for "苏剑林 2021" in the Chinese edition)."""
     label_of = {
-        (edition_root(path), item["id"]): item.select_one(".label")
-        .get_text(strip=True)
-        .strip("[]")
+        (edition_root(path), fragment): label
         for path, soup in soups.items()
         if path.name == "bibliography.html"
-        for item in soup.select('div.citation[role="doc-biblioentry"]')
+        for fragment, label in bibliography_labels(soup).items()
     }
     checked, mismatched = 0, []
     for path, soup in soups.items():
-        for citation in soup.select(".bibtex-citation"):
-            said = " ".join(re.sub(r"[()（）\[\]]", " ", citation.get_text(" ")).split())
-            for link in citation.select('a[href*="bibliography.html#"]'):
-                key = (edition_root(path), urlsplit(link["href"]).fragment)
-                label = label_of.get(key, "")
-                checked += 1
-                if not label or label not in said:
-                    mismatched.append((path.name, said, label))
+        for said, fragment in citation_links(soup):
+            label = label_of.get((edition_root(path), fragment), "")
+            checked += 1
+            if not label or label not in said:
+                mismatched.append((path.name, said, label))
     assert checked > 50
     assert not mismatched, (
         f"citations that do not read as their label: {mismatched[:10]}"

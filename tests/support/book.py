@@ -62,6 +62,28 @@ def built_page(path: Path):
     return _parsed(path.resolve(), stat.st_mtime_ns, stat.st_size)
 
 
+def bibliography_labels(bibliography) -> dict[str, str]:
+    """{entry id: its label without brackets} of a built bibliography page (BeautifulSoup):
+    "Vaswani et al. 2017", or "苏剑林 2021" in the Chinese edition."""
+    return {
+        item["id"]: item.select_one(".label").get_text(strip=True).strip("[]")
+        for item in bibliography.select('div.citation[role="doc-biblioentry"]')
+    }
+
+
+def citation_links(page) -> list[tuple[str, str]]:
+    """(what the citation says, its brackets dropped; the bibliography id it links to) for
+    every link of every citation on a built page (BeautifulSoup)."""
+    return [
+        (
+            " ".join(re.sub(r"[()（）\[\]]", " ", citation.get_text(" ")).split()),
+            link["href"].split("#")[1],
+        )
+        for citation in page.select(".bibtex-citation")
+        for link in citation.select('a[href*="bibliography.html#"]')
+    ]
+
+
 def requirements(path: Path) -> dict[str, str | None]:
     """{package: pinned version, or None for a bare name} of a requirements file, its names
     normalised as pip compares them (``packaging.utils.canonicalize_name``)."""
