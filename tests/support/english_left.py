@@ -54,6 +54,7 @@ NAMES = {
     "Noto Sans CJK SC", "DejaVu Sans",  # fonts, named in the reproducing appendix
     "Transformer Circuits Thread",  # a venue, in a reference's note
     "Machine Learning Mastery",  # a website, in a reference's note
+    "Jupyter Book",  # the tool that builds the book, named in the reproducing appendix
     "Derived in chapter",  # how a docstring says where the book derives it (CONTRIBUTING)
 }  # fmt: skip
 
