@@ -154,6 +154,21 @@ def test_power_integral_for_large_exponents(alpha, x):
     assert power_integral(x, alpha) == pytest.approx(want, rel=0, abs=1e-10)
 
 
+def test_quad_route_keeps_its_docstrings_accuracy():
+    """power_integral_quad says "accurate to about 1e-10": QUADPACK stops at its default
+    relative tolerance, and asked for a tighter one it warns of round-off at the ends of its
+    range. Measured on these 150 random (x, alpha): at most 9.2e-11 (x = 0.20, alpha = 0.50),
+    the next worst 2.1e-12. The docstring said 1e-13 before, which this test refutes."""
+    rng = np.random.default_rng(0)
+    xs = 10 ** rng.uniform(-1, math.log10(200), 150)
+    alphas = rng.uniform(0.2, 5, 150)
+    errors = [
+        abs(power_integral_quad(x, a) - mp_power_integral(x, a))
+        for x, a in zip(xs, alphas, strict=True)
+    ]
+    assert max(errors) < 2e-10
+
+
 @pytest.mark.parametrize("x", [2e3, 1e4])
 def test_power_integral_far_out_is_right_or_refused(x):
     """Beyond |x| ~ 1000 the 400-node Gauss-Jacobi rule no longer resolves cos(x u): the

@@ -210,9 +210,10 @@ def power_integral_quad(x, alpha):
     :math:`u = \min(1, 1/x)`: the head, where the cosine does not oscillate yet (and the
     amplitude may be infinite at 0), goes to the adaptive rule; the tail to QAWO, the
     oscillatory rule for a smooth amplitude times :math:`\cos(xu)`. Accurate to about
-    :math:`10^{-13}`; x must lie in :math:`[10^{-6}, 10^6]` and :math:`\alpha` in
-    :math:`[0.01, 100]`. Derived in chapter 7 (:ref:`ch07-closed-forms`) and used again in
-    the special-functions appendix.
+    :math:`10^{-10}` (QUADPACK's default relative tolerance: asked for less, it warns of
+    round-off at the ends of the range); x must lie in :math:`[10^{-6}, 10^6]` and
+    :math:`\alpha` in :math:`[0.01, 100]`. Derived in chapter 7 (:ref:`ch07-closed-forms`) and
+    used again in the special-functions appendix.
     """
     x = check_positive(x, "x")
     alpha = _check_alpha(alpha)
