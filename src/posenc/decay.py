@@ -246,8 +246,9 @@ def decay_first_zero(base=10000.0, *, with_certificate=False):
     :math:`I_b \ge v/2 > 0` on :math:`[x, x + h]`, and it takes the longer. The steps shrink
     as the walk nears the first zero; once a step falls below :math:`10^{-9}(1 + x)` the walk
     probes ahead for the first negative value and Brent's method locates the sign change.
-    Every point the walk passed is certified positive, so no earlier zero exists (up to the
-    :math:`10^{-16}` error of evaluating :math:`I_b`).
+    Every point the walk passed is certified positive (up to the :math:`10^{-16}` error of
+    evaluating :math:`I_b`), so no zero lies before the final bracket, at most about
+    :math:`10^{-6} x_0` long, in which Brent's method finds the sign change.
     Derived in chapter 5 (:ref:`ch05-zero-dip`).
 
     Parameters

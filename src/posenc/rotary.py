@@ -142,8 +142,8 @@ def rope_bound(x, d, base=10000.0):
 
     Times :math:`d/2` and :math:`\max_{0 \le j < d/2} |h_{j+1} - h_j|` (with :math:`h_{d/2} = 0`)
     it bounds the RoPE score's modulus (theorem "RoFormer's decay bound"); RoFormer plots it to
-    argue for long-term decay. It starts at :math:`(d/2 + 1)/2` and is not monotone.
-    Derived in chapter 12 (:ref:`ch12-decay`).
+    argue for long-term decay. It starts at :math:`(d/2 + 1)/2` and, for d >= 4, is not
+    monotone (for d = 2 it is 1 everywhere). Derived in chapter 12 (:ref:`ch12-decay`).
     """
     d = check_dimension(d)
     out = np.abs(rope_partial_sums(x, d, base)).sum(axis=-1) / (d // 2)
