@@ -22,7 +22,7 @@ def frequencies(d, base=10000.0) -> np.ndarray:
     r"""Angular frequencies :math:`\theta_i = b^{-2i/d}` for :math:`i = 0, \dots, d/2 - 1`.
 
     The highest frequency is 1 (wavelength :math:`2\pi`); the lowest is :math:`b^{-(d-2)/d}`,
-    slightly above :math:`1/b`. Derived in chapter 4 (:ref:`ch04-formula`); the
+    a factor :math:`b^{2/d}` above :math:`1/b`. Derived in chapter 4 (:ref:`ch04-formula`); the
     wavelengths are discussed in chapter 4.
 
     Parameters

@@ -86,10 +86,11 @@ def t5_bucket(relative_position, bidirectional=True, num_buckets=32, max_distanc
     can part: with ``num_buckets=10, max_distance=160, bidirectional=False`` and
     :math:`r = -10` the float32 value is exactly 1 (bucket 6), while float64 gives
     0.9999999999999999 (bucket 5). At such knife edges the reference itself depends on the
-    last bit of its float32 ``log`` implementation. For T5's defaults, and for the pairs of
-    powers of two that models use, no bucket does: every other scaled value is more than 100
-    float32 ulps from an integer, and the exact ones are logs of powers of two, which lie
-    within 0.04 ulp of a float32.
+    last bit of its float32 ``log`` implementation. For T5's defaults, and for every pair of
+    powers of two from 8 to 128 buckets and up to 4096 positions, no bucket does: every other
+    scaled value is more than 100 float32 ulps from an integer where ``max_distance`` is at
+    most 4 times ``num_buckets`` (more than 20 elsewhere), and the exact ones are logs of
+    powers of two, which lie within 0.04 ulp of a float32.
 
     In bidirectional mode bucket ``num_buckets/2`` is never used (it would hold the positive
     distance 0, but relative position 0 goes to bucket 0), exactly as in the reference.
