@@ -235,7 +235,7 @@ def decay_integral_slope_bound(x, base) -> float:
 
 
 def decay_first_zero(base=10000.0, *, with_certificate=False):
-    r"""The first zero :math:`x_0(b)` of the decay integral, with a proof that it is the first.
+    r"""The first zero :math:`x_0(b)` of the decay integral, certified (below) to be the first.
 
     A walk from :math:`x = 0` takes steps short enough that :math:`I_b` cannot reach zero
     within them. From a point where :math:`I_b(x) = v > 0` it may step by
