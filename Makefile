@@ -136,7 +136,7 @@ figures: $(STAMP)
 
 # Chapter 15's experiment: trains every run of the grid whose committed record is missing or
 # was made from another configuration (python -m posenc.experiments: resumable, a progress bar,
-# one worker process per core with XLA pinned to one thread; an accelerator if JAX finds one).
+# one worker process per core with XLA's Eigen threads off; an accelerator if JAX finds one).
 # The records land in src/posenc/experiments/results/, which the chapter reads: `make book`
 # trains nothing.
 experiments: $(STAMP)

@@ -2,7 +2,8 @@ r"""The configuration of one training run, and the grid that ``make experiments`
 
 A run is fixed by its :class:`Config`: the task, the encoding, the seed, the model's size,
 the training schedule and the lengths it is evaluated at. :func:`config_hash` is the SHA-256
-of its canonical JSON; the runner redoes a run only when the record on disk has another hash.
+of its canonical JSON; the runner redoes a run when its record is missing,
+unreadable or has another hash (or with ``--force``).
 :data:`CODE_VERSION` is part of every configuration, so a change to the model, the tasks or
 the training loop that changes results is made visible by raising it (every run is then redone).
 

@@ -9,9 +9,10 @@ with the posenc wheel alone. A record holds:
   whether the library's files differed from it, the device, XLA's flags, the machine, the wall
   and CPU seconds and the date;
 - ``results``: ``train`` (losses and accuracies in windows of steps, seconds), ``eval`` (for
-  each length: accuracy, loss, accuracy by distance or position in bins, each head's mean
-  attention weight by distance) and ``variants`` (the same for RoPE's inference-time variants
-  "pi" and "ntk", at the lengths above the training length).
+  each length: accuracy, loss, accuracy by distance or position in bins; at the training length
+  and the longest, each head's mean attention weight by distance) and ``variants`` (the same
+  without attention, for RoPE's inference-time variants "pi" and "ntk", at the lengths above
+  the training length).
 
 Derived in chapter 15 (:ref:`ch15-grid`).
 """
@@ -62,6 +63,8 @@ def labels(records: dict) -> list[str]:
 
 def runs(records: dict, task: str, label: str) -> list[dict]:
     """The records of one task and encoding, one per seed, in seed order."""
+    if task not in TASKS:
+        raise ValueError(f"task must be one of {TASKS}, got {task!r}")
     found = [
         record
         for record in records.values()
@@ -75,9 +78,19 @@ def runs(records: dict, task: str, label: str) -> list[dict]:
 def _scores(record: dict, length: int, variant=None) -> dict:
     results = record["results"]
     train_length = record["config"]["train_length"]
+    evaluated = sorted(int(n) for n in results["eval"])
+    if isinstance(length, bool) or not isinstance(length, (int, np.integer)) or (
+        int(length) not in evaluated
+    ):
+        raise ValueError(f"length must be one of the evaluated lengths {evaluated}, got {length!r}")
+    variants = tuple(results.get("variants", {}))
+    if variant is not None and variant not in variants:
+        raise ValueError(
+            f"variant must be None or one of this encoding's variants {variants}, got {variant!r}"
+        )
     if variant is None or length <= train_length:
-        return results["eval"][str(length)]
-    return results["variants"][variant][str(length)]
+        return results["eval"][str(int(length))]
+    return results["variants"][variant][str(int(length))]
 
 
 def accuracy(records: dict, task: str, label: str, length, variant=None) -> np.ndarray:
@@ -117,10 +130,17 @@ def beyond(records: dict, task: str, label: str, length, variant=None) -> np.nda
 
 def attention_profile(records: dict, task: str, label: str, length=None) -> np.ndarray:
     """Each head's mean attention weight at the distances 0 … L − 1 (L the training length),
-    measured at ``length`` (the training length by default): ``(seeds, layers, heads, L)``."""
+    measured at ``length``: the training length (the default) or the longest evaluated length,
+    the two the records profile. ``(seeds, layers, heads, L)``."""
     chosen = runs(records, task, label)
     length = chosen[0]["config"]["train_length"] if length is None else length
-    return np.array([_scores(r, length)["attention"]["near"] for r in chosen])
+    scores = [_scores(r, length) for r in chosen]
+    if any("attention" not in s for s in scores):
+        profiled = sorted(
+            int(n) for n, s in chosen[0]["results"]["eval"].items() if "attention" in s
+        )
+        raise ValueError(f"length must be one of the profiled lengths {profiled}, got {length!r}")
+    return np.array([s["attention"]["near"] for s in scores])
 
 
 def seeds() -> tuple:

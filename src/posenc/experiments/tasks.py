@@ -9,10 +9,10 @@ token (token 0). The vocabulary is ``1 + n_keys + n_values`` tokens: BOS, the ke
 come :math:`P = L/4` key–value pairs :math:`k_1 v_1 \dots k_P v_P` (L the training length),
 with distinct keys and random values, then queries up to the end of the sequence, each a key
 drawn from the P; the target at a query is its key's value. At the training length the queries
-fill the second half; at n = 8L the same P pairs are followed by n − 1 − 2P queries, so the
-distance of a query at position t from its key at position s, :math:`t - s`, runs up to
-n − 2: the longer input asks for the same retrieval from farther away, with nothing new but
-the distance (and more queries before it).
+fill the second half but its first position; at n = 8L the same P pairs are followed by
+n − 1 − 2P queries, so the distance of a query at position t from its key at position s,
+:math:`t - s`, runs up to n − 2: the longer input asks for the same retrieval from farther
+away, with nothing new but the distance (and more queries before it).
 
 **offset** (a fixed relative offset). After BOS come n − 1 random values
 :math:`x_1 \dots x_{n-1}`; the target at position :math:`t > k` is :math:`x_{t-k}`, the
@@ -118,7 +118,7 @@ def training_rng(config: Config) -> np.random.Generator:
 
 
 def eval_batch(config: Config, length) -> Batch:
-    """The evaluation set at ``length``: ``eval_tokens // length`` sequences, the same for
+    """The evaluation set at ``length``: ``max(eval_tokens // length, 1)`` sequences, the same for
     every run of the task (seeded by :data:`EVAL_SEED`, the task and the length)."""
     length = check_count(length, "length", 8)
     rng = np.random.default_rng([EVAL_SEED, 1 + TASKS.index(config.task), length])

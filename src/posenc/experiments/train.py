@@ -9,12 +9,13 @@ with Adam (Optax), the gradient's global norm clipped to 1, the rate warmed up l
 ``warmup`` steps and then cosine-decayed to 0 at ``steps``; every batch is drawn afresh at the
 training length L. The evaluation scores the trained model, unchanged, on the fixed evaluation
 sets of :func:`posenc.experiments.tasks.eval_batch` at each length of ``eval_lengths``: the
-accuracy overall and by distance or position (in bins), the loss, and each head's mean
-attention weight by query–key distance. RoPE is also scored with its inference-time variants
-(Position Interpolation, the NTK-aware base) at the lengths above L.
+accuracy overall and by distance or position (in bins), the loss, and, at the training length
+and the longest, each head's mean attention weight by query–key distance. RoPE is also scored
+with its inference-time variants (Position Interpolation, the NTK-aware base) at the lengths
+above L.
 
-Results are deterministic for a fixed program, seed and thread count: the runner
-(``python -m posenc.experiments``) pins XLA to one thread per process
+Results are bit-identical for a fixed program, seed, machine and number of cores a process
+may use; the runner (``python -m posenc.experiments``) turns Eigen's threads inside XLA off
 (:data:`posenc.experiments.runner.XLA_FLAGS`) before JAX starts. Derived in chapter 15
 (:ref:`ch15-grid`).
 """
