@@ -78,10 +78,8 @@ def runs(records: dict, task: str, label: str) -> list[dict]:
 def _scores(record: dict, length: int, variant=None) -> dict:
     results = record["results"]
     train_length = record["config"]["train_length"]
-    evaluated = sorted(int(n) for n in results["eval"])
-    if isinstance(length, bool) or not isinstance(length, (int, np.integer)) or (
-        int(length) not in evaluated
-    ):
+    if str(length) not in results["eval"]:  # 512.0 or True name no evaluated length either
+        evaluated = sorted(int(n) for n in results["eval"])
         raise ValueError(f"length must be one of the evaluated lengths {evaluated}, got {length!r}")
     variants = tuple(results.get("variants", {}))
     if variant is not None and variant not in variants:
@@ -89,8 +87,8 @@ def _scores(record: dict, length: int, variant=None) -> dict:
             f"variant must be None or one of this encoding's variants {variants}, got {variant!r}"
         )
     if variant is None or length <= train_length:
-        return results["eval"][str(int(length))]
-    return results["variants"][variant][str(int(length))]
+        return results["eval"][str(length)]
+    return results["variants"][variant][str(length)]
 
 
 def accuracy(records: dict, task: str, label: str, length, variant=None) -> np.ndarray:
